@@ -1,0 +1,139 @@
+// The prompt box (`#prompt-input`), Send (`#send`) and Stop (`#stop`).
+// Enter sends, Shift+Enter is a newline. While a turn runs, Enter still posts `send`:
+// the host decides (send now, or refuse and hand the text back with restoreInput).
+// The draft lives in VS Code's webview state so hiding the panel does not lose it.
+import type { PanelStatus, WebviewToHost } from '../../src/shared/messages';
+import { el } from './dom';
+import { icon } from './icons';
+import { composerState, mergeRestoredInput } from './statusModel';
+import { loadState, saveState } from './vscodeApi';
+
+/** The box grows with its text up to this share of the panel, then scrolls. */
+const MAX_HEIGHT_SHARE = 0.4;
+
+export interface Composer {
+  readonly el: HTMLElement;
+  update(status: PanelStatus): void;
+  /** Text the host gave back (restoreInput, snapshot.input): into the box, ahead of any draft. */
+  restore(text: string): void;
+  focus(): void;
+}
+
+export function createComposer(post: (message: WebviewToHost) => void, onSent: () => void): Composer {
+  let status: PanelStatus | undefined;
+
+  const root = el('footer', 'composer');
+  const box = el('div', 'composer-box');
+  const input = el('textarea', 'prompt-input');
+  input.id = 'prompt-input';
+  input.rows = 1;
+  input.spellcheck = true;
+  input.setAttribute('aria-label', 'Prompt for the agent');
+
+  const stop = el('button', 'button stop-button');
+  stop.id = 'stop';
+  stop.type = 'button';
+  stop.title = 'Stop the agent (Esc)';
+  stop.setAttribute('aria-label', 'Stop the agent');
+  stop.setAttribute('aria-keyshortcuts', 'Escape');
+  stop.append(icon('stop'), el('span', '', 'Stop'));
+  stop.hidden = true;
+
+  const send = el('button', 'icon-button send-button');
+  send.id = 'send';
+  send.type = 'button';
+  send.setAttribute('aria-label', 'Send');
+  send.append(icon('send'));
+
+  const actions = el('div', 'composer-actions');
+  actions.append(stop, send);
+  box.append(input, actions);
+  root.append(box);
+
+  const autoGrow = (): void => {
+    // Measure from scratch: scrollHeight never shrinks while the old height is set.
+    input.style.height = 'auto';
+    const max = Math.max(80, Math.floor(window.innerHeight * MAX_HEIGHT_SHARE));
+    input.style.height = `${Math.min(input.scrollHeight, max)}px`;
+    input.classList.toggle('scrolling', input.scrollHeight > max);
+  };
+
+  const refresh = (): void => {
+    send.disabled = input.readOnly || input.value.trim() === '';
+  };
+
+  const setText = (text: string): void => {
+    input.value = text;
+    saveState({ draft: text });
+    autoGrow();
+    refresh();
+  };
+
+  const submit = (): void => {
+    if (input.readOnly) return;
+    const text = input.value;
+    if (!text.trim()) return;
+    post({ type: 'send', text });
+    setText('');
+    onSent();
+  };
+
+  const requestStop = (): void => {
+    if (status?.canStop) post({ type: 'stop' });
+  };
+
+  input.addEventListener('input', () => {
+    saveState({ draft: input.value });
+    autoGrow();
+    refresh();
+  });
+  input.addEventListener('keydown', (event) => {
+    // isComposing: Enter that confirms an IME composition must not send.
+    if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.isComposing) return;
+    event.preventDefault();
+    submit();
+  });
+  send.addEventListener('click', () => {
+    submit();
+    input.focus();
+  });
+  stop.addEventListener('click', requestStop);
+
+  // Escape anywhere in the panel stops, as long as there is something to stop.
+  window.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented || !status?.canStop) return;
+    event.preventDefault();
+    requestStop();
+  });
+  window.addEventListener('resize', autoGrow);
+
+  const initial = loadState().draft;
+  input.value = initial;
+  input.readOnly = true; // until the first status says who we talk to
+  input.placeholder = composerState(undefined).placeholder;
+  requestAnimationFrame(autoGrow);
+  refresh();
+
+  return {
+    el: root,
+    update(next) {
+      status = next;
+      const state = composerState(next);
+      input.readOnly = state.readOnly;
+      box.classList.toggle('readonly', state.readOnly);
+      input.placeholder = state.placeholder;
+      send.title = state.sendTitle;
+      stop.hidden = !next.canStop;
+      stop.disabled = !next.canStop;
+      refresh();
+    },
+    restore(text) {
+      setText(mergeRestoredInput(input.value, text));
+    },
+    focus() {
+      input.focus();
+      // Put the caret at the end, where a restored prompt continues.
+      input.setSelectionRange(input.value.length, input.value.length);
+    },
+  };
+}

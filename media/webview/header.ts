@@ -1,0 +1,61 @@
+// The panel header: agent, demo badge and note, folder, and the `#status` line.
+import type { PanelStatus } from '../../src/shared/messages';
+import { el } from './dom';
+import { icon } from './icons';
+import { statusLine } from './statusModel';
+
+export interface Header {
+  readonly el: HTMLElement;
+  update(status: PanelStatus): void;
+}
+
+export function createHeader(): Header {
+  const root = el('header', 'header');
+
+  const titleRow = el('div', 'header-row');
+  const name = el('span', 'agent-name', 'Reins');
+  const badge = el('span', 'badge demo-badge', 'DEMO');
+  badge.hidden = true;
+  const note = el('span', 'agent-note');
+  note.hidden = true;
+  const folder = el('span', 'folder');
+  const folderName = el('span', 'folder-name');
+  folder.append(icon('folder'), folderName);
+  folder.hidden = true;
+  titleRow.append(icon('sparkle', 'agent-icon'), name, badge, note, el('span', 'spacer'), folder);
+
+  const status = el('div', 'status tone-muted');
+  status.id = 'status';
+  const dot = el('span', 'status-dot');
+  dot.setAttribute('aria-hidden', 'true');
+  const statusText = el('span', 'status-text', 'Connecting…');
+  status.append(dot, statusText);
+
+  // Screen readers hear phase changes ("Working…", "Stop not confirmed"), not every tick
+  // of the host's detail line ("cancel sent 1.2 s ago"). Kept outside #status so that
+  // element's text is exactly what is shown.
+  const live = el('span', 'visually-hidden');
+  live.setAttribute('aria-live', 'polite');
+
+  root.append(titleRow, status, live);
+
+  return {
+    el: root,
+    update(s) {
+      name.textContent = s.agentName || 'Agent';
+      badge.hidden = !s.demo;
+      badge.title = s.agentNote ?? 'Demonstration agent';
+      note.hidden = !s.agentNote;
+      note.textContent = s.agentNote ?? '';
+      folder.hidden = !s.folderName;
+      folderName.textContent = s.folderName;
+      folder.title = s.folderName;
+
+      const line = statusLine(s);
+      statusText.textContent = line.text;
+      status.title = line.text;
+      status.className = `status tone-${line.tone}`;
+      if (live.textContent !== line.label) live.textContent = line.label;
+    },
+  };
+}

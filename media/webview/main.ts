@@ -1,0 +1,108 @@
+// Entry point of the panel's webview (bundled to dist/webview.js). Builds the DOM inside
+// #app, routes host messages, and says `ready` once so the host sends a snapshot.
+import { assertNever, type HostToWebview, type PanelStatus } from '../../src/shared/messages';
+import { createComposer } from './composer';
+import { el } from './dom';
+import { createEmptyState } from './emptyState';
+import { createHeader } from './header';
+import { createAutoScroll } from './scroll';
+import { Transcript } from './transcript';
+import { post } from './vscodeApi';
+
+function start(): void {
+  const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
+  app.id = 'app';
+
+  const header = createHeader();
+
+  // The scroller wraps #transcript so that the log holds only entries; the empty state,
+  // the working indicator and the jump button live beside it.
+  const scroller = el('main', 'scroller');
+  const transcriptEl = el('div', 'transcript');
+  transcriptEl.id = 'transcript';
+  transcriptEl.setAttribute('role', 'log');
+  transcriptEl.setAttribute('aria-live', 'polite');
+  transcriptEl.setAttribute('aria-label', 'Conversation');
+  const empty = createEmptyState();
+  const working = el('div', 'working');
+  working.setAttribute('aria-hidden', 'true'); // the header's live region already says it
+  const workingText = el('span', 'working-text');
+  working.append(el('span', 'working-dots'), workingText);
+  working.hidden = true;
+  scroller.append(empty.el, transcriptEl, working);
+
+  const autoScroll = createAutoScroll(scroller, transcriptEl);
+  const scrollArea = el('div', 'scroll-area');
+  scrollArea.append(scroller, autoScroll.jumpButton);
+
+  let status: PanelStatus | undefined;
+
+  const transcript = new Transcript(transcriptEl, { post }, () => {
+    empty.el.hidden = transcript.size > 0 || !status;
+    autoScroll.follow();
+  });
+
+  const composer = createComposer(post, () => autoScroll.stick());
+
+  app.append(header.el, scrollArea, composer.el);
+
+  function applyStatus(next: PanelStatus): void {
+    status = next;
+    header.update(next);
+    composer.update(next);
+    empty.update(next);
+    empty.el.hidden = transcript.size > 0;
+    const busy = next.turn === 'sending' || next.turn === 'running' || next.turn === 'stopping';
+    working.hidden = !busy || next.agent !== 'ready';
+    workingText.textContent = next.turn === 'stopping' ? 'Stopping' : 'Working';
+    app.dataset.turn = next.turn;
+    app.dataset.agent = next.agent;
+    autoScroll.follow();
+  }
+
+  function handle(message: HostToWebview): void {
+    switch (message.type) {
+      case 'snapshot':
+        applyStatus(message.status);
+        transcript.reset(message.entries);
+        if (message.input) composer.restore(message.input);
+        autoScroll.stick();
+        break;
+      case 'status':
+        applyStatus(message.status);
+        break;
+      case 'upsert':
+        transcript.upsert(message.entry);
+        break;
+      case 'append':
+        transcript.append(message.id, message.text);
+        break;
+      case 'restoreInput':
+        composer.restore(message.text);
+        composer.focus();
+        break;
+      case 'focusInput':
+        composer.focus();
+        break;
+      default:
+        assertNever(message);
+    }
+  }
+
+  window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
+    const message = event.data;
+    if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
+    try {
+      handle(message);
+    } catch (err) {
+      // One bad message must not take the panel down with it.
+      console.error('[reins] failed to handle', message.type, err);
+    }
+  });
+
+  post({ type: 'ready' });
+}
+
+// The host may load this script in <head>, before #app exists.
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
+else start();

@@ -1,0 +1,33 @@
+// Picks the renderer for an entry's kind.
+import { assertNever, type TranscriptEntry } from '../../../src/shared/messages';
+import { createAgentView } from './agent';
+import { createNoticeView } from './notice';
+import { createPermissionView } from './permission';
+import { createPlanView } from './plan';
+import { createThoughtView } from './thought';
+import { createToolView } from './tool';
+import type { EntryView, RenderContext } from './types';
+import { createUserView } from './user';
+
+export type { EntryView, RenderContext } from './types';
+
+export function createEntryView(entry: TranscriptEntry, ctx: RenderContext): EntryView {
+  switch (entry.kind) {
+    case 'user':
+      return createUserView(entry);
+    case 'agent':
+      return createAgentView(entry);
+    case 'thought':
+      return createThoughtView(entry);
+    case 'tool':
+      return createToolView(entry);
+    case 'permission':
+      return createPermissionView(entry, ctx);
+    case 'plan':
+      return createPlanView(entry);
+    case 'notice':
+      return createNoticeView(entry, ctx);
+    default:
+      return assertNever(entry);
+  }
+}

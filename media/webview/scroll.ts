@@ -1,0 +1,61 @@
+// Follow the transcript's end while the user is at the bottom; once they scroll up to
+// read, leave them there and offer a "jump to latest" button instead.
+import { el } from './dom';
+import { icon } from './icons';
+
+/** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
+const SLACK_PX = 24;
+
+export interface AutoScroll {
+  /** The floating button; the caller places it. */
+  readonly jumpButton: HTMLButtonElement;
+  /** Call after the content changed: scrolls to the end if the user was following it. */
+  follow(): void;
+  /** Scroll to the end and follow again (after a snapshot, after sending). */
+  stick(): void;
+}
+
+export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): AutoScroll {
+  let following = true;
+
+  const jumpButton = el('button', 'jump-to-latest icon-button');
+  jumpButton.type = 'button';
+  jumpButton.title = 'Scroll to latest';
+  jumpButton.setAttribute('aria-label', 'Scroll to latest message');
+  jumpButton.append(icon('arrowDown'));
+  jumpButton.hidden = true;
+
+  const atBottom = (): boolean => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight <= SLACK_PX;
+  const toEnd = (): void => {
+    scroller.scrollTop = scroller.scrollHeight;
+  };
+
+  // Only user scrolling changes `following`: content growth never fires scroll events,
+  // and our own toEnd() lands at the bottom, which keeps following on.
+  scroller.addEventListener(
+    'scroll',
+    () => {
+      following = atBottom();
+      jumpButton.hidden = following;
+    },
+    { passive: true },
+  );
+
+  const follow = (): void => {
+    if (following) toEnd();
+    else jumpButton.hidden = atBottom();
+  };
+  const stick = (): void => {
+    following = true;
+    jumpButton.hidden = true;
+    toEnd();
+  };
+  jumpButton.addEventListener('click', stick);
+
+  // Layout changes we do not drive (window resize, the composer growing, a <details>
+  // opening) also move the end.
+  new ResizeObserver(follow).observe(content);
+  new ResizeObserver(follow).observe(scroller);
+
+  return { jumpButton, follow, stick };
+}

@@ -1,0 +1,122 @@
+// What the header and the composer show for a PanelStatus. Pure (no DOM) so the unit
+// tests can pin the wording; the DOM modules only copy these strings into elements.
+import type { PanelStatus, PermissionOptionView, ToolStatus } from '../../src/shared/messages';
+
+export type StatusTone = 'ok' | 'busy' | 'warning' | 'error' | 'muted';
+
+export interface StatusLine {
+  /** Short phase name; it goes to the screen-reader live region, which must not chatter. */
+  label: string;
+  /** The visible line: the host's detail when it has one, else the label. */
+  text: string;
+  tone: StatusTone;
+}
+
+export function statusLine(status: PanelStatus): StatusLine {
+  const base = phaseLine(status);
+  const detail = status.detail?.trim();
+  return { ...base, text: detail || base.label };
+}
+
+function phaseLine(status: PanelStatus): Omit<StatusLine, 'text'> {
+  // An unconfirmed stop outranks everything: the folder is closed to new work until it clears.
+  if (status.turn === 'unverified') return { label: 'Stop not confirmed', tone: 'error' };
+  switch (status.agent) {
+    case 'starting':
+      return { label: 'Starting…', tone: 'busy' };
+    case 'failed':
+      return { label: 'Agent failed', tone: 'error' };
+    case 'exited':
+      return { label: 'Agent exited', tone: 'muted' };
+    case 'untrusted':
+      return { label: 'Folder not trusted', tone: 'warning' };
+    case 'ready':
+      break;
+  }
+  switch (status.turn) {
+    case 'idle':
+      return { label: 'Ready', tone: 'ok' };
+    case 'sending':
+      return { label: 'Sending…', tone: 'busy' };
+    case 'running':
+      return { label: 'Working…', tone: 'busy' };
+    case 'stopping':
+      return { label: 'Stopping…', tone: 'warning' };
+  }
+}
+
+export interface ComposerState {
+  /** The box refuses typing: no agent to talk to, or an unconfirmed stop. */
+  readOnly: boolean;
+  placeholder: string;
+  /** Tooltip of the Send button. */
+  sendTitle: string;
+}
+
+export function composerState(status: PanelStatus | undefined): ComposerState {
+  if (!status) return { readOnly: true, placeholder: 'Connecting…', sendTitle: 'Send' };
+  const name = status.agentName || 'the agent';
+  if (status.turn === 'unverified') {
+    return { readOnly: true, placeholder: 'Stop not confirmed — new prompts are blocked', sendTitle: 'Send' };
+  }
+  switch (status.agent) {
+    case 'starting':
+      return { readOnly: true, placeholder: `Starting ${name}…`, sendTitle: 'Send' };
+    case 'failed':
+      return { readOnly: true, placeholder: `${name} failed to run`, sendTitle: 'Send' };
+    case 'exited':
+      return { readOnly: true, placeholder: `${name} has exited`, sendTitle: 'Send' };
+    case 'untrusted':
+      return { readOnly: true, placeholder: 'Trust this folder to start the agent', sendTitle: 'Send' };
+    case 'ready':
+      break;
+  }
+  // While a turn runs the box stays editable: Enter still posts, the host decides ("send now").
+  if (status.turn === 'idle') {
+    return { readOnly: false, placeholder: `Message ${name} — Enter to send, Shift+Enter for a new line`, sendTitle: 'Send (Enter)' };
+  }
+  return { readOnly: false, placeholder: `${name} is working — Enter sends now, Esc stops`, sendTitle: 'Send now (Enter)' };
+}
+
+/** Text that came back from the host (restoreInput, snapshot.input) merged with the draft. */
+export function mergeRestoredInput(current: string, restored: string): string {
+  if (!restored) return current;
+  if (!current.trim()) return restored;
+  // The draft already holds it (e.g. restored before the panel was hidden and shown again).
+  if (current.includes(restored)) return current;
+  return `${restored}\n\n${current}`;
+}
+
+export function toolStatusLabel(status: ToolStatus): string {
+  switch (status) {
+    case 'pending':
+      return 'Pending';
+    case 'in_progress':
+      return 'Running';
+    case 'completed':
+      return 'Done';
+    case 'failed':
+      return 'Failed';
+    case 'cancelled':
+      return 'Cancelled';
+  }
+}
+
+export function isAllowOption(option: PermissionOptionView): boolean {
+  return option.kind === 'allow_once' || option.kind === 'allow_always';
+}
+
+export function planProgress(items: { status: 'pending' | 'in_progress' | 'completed' }[]): string {
+  const done = items.filter((i) => i.status === 'completed').length;
+  return `${done} of ${items.length} done`;
+}
+
+/** The collapsed thought's one-line preview: its last non-empty line, minus Markdown punctuation. */
+export function thoughtPreview(markdown: string): string {
+  const lines = markdown.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i].replace(/^[\s>#*\-+`]+|[*_`]+/g, '').trim();
+    if (line) return line.length > 160 ? `…${line.slice(-160)}` : line;
+  }
+  return '';
+}

@@ -1,0 +1,84 @@
+// One build script for the extension, the webview, the scripted agent and the tests.
+//   node scripts/esbuild.mjs               development build of dist/
+//   node scripts/esbuild.mjs --production  minified dist/ for packaging
+//   node scripts/esbuild.mjs --watch       rebuild dist/ on change
+//   node scripts/esbuild.mjs --tests       dist/ plus every test entry point into out/
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  target: 'es2022',
+};
+
+/** @type {import('esbuild').BuildOptions[]} */
+const builds = [
+  {
+    ...common,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  {
+    ...common,
+    // The scripted agent ships in the package: it is the offline demonstration agent.
+    entryPoints: { 'scripted-agent': 'test/fixtures/scriptedAgent/agent.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+  },
+  {
+    ...common,
+    entryPoints: { webview: 'media/webview/main.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+  },
+];
+
+function findTests(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'fixtures' && name !== 'host' && name !== 'agents-cache') found.push(...findTests(path));
+    } else if (/\.(test|index|entry)\.ts$/.test(name) || name === 'index.ts') {
+      found.push(path);
+    }
+  }
+  return found;
+}
+
+if (tests) {
+  const entryPoints = Object.fromEntries(
+    findTests('test').map((p) => [relative('.', p).replace(/\.ts$/, ''), p]),
+  );
+  builds.push({
+    ...common,
+    sourcemap: 'inline',
+    entryPoints,
+    outdir: 'out',
+    platform: 'node',
+    format: 'cjs',
+    // mocha finds its test files at run time; vscode is the host's own module.
+    external: ['vscode', 'mocha', 'playwright-core'],
+  });
+}
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[esbuild] watching…');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,227 @@
+// Typed ACP calls both ways over vscode-jsonrpc with our newline framing. The one rule this
+// file exists to keep: a pending request never hangs. When the agent's process exits, its
+// stdout ends, a write fails or the connection errors, every pending request is rejected with
+// an AgentExitedError that says why (code, signal, stderr tail), and `closed` resolves.
+import type {
+  CancelNotification,
+  InitializeRequest,
+  InitializeResponse,
+  NewSessionRequest,
+  NewSessionResponse,
+  PromptRequest,
+  PromptResponse,
+  ReadTextFileRequest,
+  ReadTextFileResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionNotification,
+  WriteTextFileRequest,
+  WriteTextFileResponse,
+} from '@agentclientprotocol/sdk';
+import {
+  createMessageConnection,
+  ErrorCodes,
+  ResponseError,
+  type MessageConnection,
+} from 'vscode-jsonrpc';
+import type { Logger } from '../util/logger';
+import { Deferred } from '../util/deferred';
+import { describeExit, type AgentProcess, type ExitInfo } from './agentProcess';
+import { LineTooLargeError, NdjsonMessageReader, NdjsonMessageWriter } from './framing';
+import { ProtocolTracer, type TraceLevel } from './trace';
+
+/** Why the connection ended. Each one is a "dead stream" exit path for a running turn. */
+export type CloseCause = 'process-exited' | 'stream-closed' | 'write-failed' | 'connection-error' | 'line-too-large' | 'disposed';
+
+export interface ConnectionClosed {
+  cause: CloseCause;
+  detail: string;
+  exit?: ExitInfo;
+}
+
+export class AgentExitedError extends Error {
+  constructor(readonly closed: ConnectionClosed) {
+    super(`the agent ${closed.exit ? describeExit(closed.exit) : closed.detail}`);
+    this.name = 'AgentExitedError';
+  }
+}
+
+export class TimeoutError extends Error {
+  constructor(what: string, ms: number) {
+    super(`${what} got no answer within ${Math.round(ms / 1000)} s`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/** What the agent may ask of the client. Unset optional handlers answer -32601. */
+export interface ClientHandlers {
+  sessionUpdate(params: SessionNotification): void;
+  requestPermission(params: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  readTextFile?(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
+  writeTextFile?(params: WriteTextFileRequest): Promise<WriteTextFileResponse>;
+}
+
+export interface ConnectionOptions {
+  trace?: () => TraceLevel;
+  maxLineBytes?: number;
+}
+
+/** How long to wait for the process's exit status after its stdout ended. */
+const EXIT_INFO_WAIT_MS = 500;
+
+export class AcpConnection {
+  private readonly rpc: MessageConnection;
+  private readonly closedDeferred = new Deferred<ConnectionClosed>();
+  /** Resolves (never rejects) once, when the connection can carry no more messages. */
+  readonly closed: Promise<ConnectionClosed> = this.closedDeferred.promise;
+
+  constructor(
+    private readonly agent: AgentProcess,
+    handlers: ClientHandlers,
+    private readonly log: Logger,
+    options: ConnectionOptions = {},
+  ) {
+    const tracer = new ProtocolTracer(log, options.trace ?? (() => 'off'));
+    const reader = new NdjsonMessageReader(
+      agent.stdout,
+      {
+        onMalformedLine: (first, error) => log.warn(`skipped a line from the agent that is not JSON-RPC (${error}): ${first}`),
+        onMessage: (m, bytes) => tracer.incoming(m, bytes),
+      },
+      options.maxLineBytes,
+    );
+    const writer = new NdjsonMessageWriter(agent.stdin, { onMessage: (m, bytes) => tracer.outgoing(m, bytes) });
+
+    this.rpc = createMessageConnection(reader, writer, {
+      error: (m) => log.warn(`[jsonrpc] ${m}`),
+      warn: (m) => log.warn(`[jsonrpc] ${m}`),
+      info: (m) => log.info(`[jsonrpc] ${m}`),
+      log: (m) => log.debug(`[jsonrpc] ${m}`),
+    });
+
+    reader.onError((error) => {
+      if (error instanceof LineTooLargeError) this.close('line-too-large', error.message);
+      else this.close('connection-error', `reading from the agent failed: ${error.message}`);
+    });
+    reader.onClose(() => this.close('stream-closed', "the agent's output stream closed"));
+    writer.onError(([error]) => this.close('write-failed', `writing to the agent failed: ${error.message}`));
+    void agent.exited.then(() => this.close('process-exited', 'the agent process exited'));
+
+    this.rpc.onRequest('session/request_permission', (params: RequestPermissionRequest) => {
+      requireSession(params, 'session/request_permission');
+      if (!Array.isArray(params.options)) throw invalid('session/request_permission needs options');
+      return handlers.requestPermission(params);
+    });
+    if (handlers.readTextFile) {
+      const read = handlers.readTextFile;
+      this.rpc.onRequest('fs/read_text_file', (params: ReadTextFileRequest) => {
+        requireSession(params, 'fs/read_text_file');
+        if (typeof params.path !== 'string') throw invalid('fs/read_text_file needs a path');
+        return read(params);
+      });
+    }
+    if (handlers.writeTextFile) {
+      const write = handlers.writeTextFile;
+      this.rpc.onRequest('fs/write_text_file', (params: WriteTextFileRequest) => {
+        requireSession(params, 'fs/write_text_file');
+        if (typeof params.path !== 'string' || typeof params.content !== 'string') {
+          throw invalid('fs/write_text_file needs a path and content');
+        }
+        return write(params);
+      });
+    }
+    this.rpc.onNotification('session/update', (params: SessionNotification) => {
+      if (!params || typeof params.sessionId !== 'string' || typeof params.update !== 'object') {
+        log.warn(`ignored a malformed session/update: ${JSON.stringify(params).slice(0, 200)}`);
+        return;
+      }
+      handlers.sessionUpdate(params);
+    });
+    this.rpc.onUnhandledNotification((n) => log.debug(`ignored notification ${n.method}`));
+    this.rpc.listen();
+  }
+
+  private closing = false;
+
+  get isClosed(): boolean {
+    return this.closing;
+  }
+
+  initialize(params: InitializeRequest, timeoutMs: number): Promise<InitializeResponse> {
+    return this.request<InitializeResponse>('initialize', params, timeoutMs);
+  }
+
+  newSession(params: NewSessionRequest, timeoutMs: number): Promise<NewSessionResponse> {
+    return this.request<NewSessionResponse>('session/new', params, timeoutMs);
+  }
+
+  /** No time limit: a turn lasts as long as it lasts; the turn controller owns its budget. */
+  prompt(params: PromptRequest): Promise<PromptResponse> {
+    return this.request<PromptResponse>('session/prompt', params);
+  }
+
+  /** `session/cancel` is a notification: no id, no answer. Resolves when written. */
+  cancel(params: CancelNotification): Promise<void> {
+    if (this.isClosed) return Promise.reject(new AgentExitedError(this.closedSnapshot()));
+    return this.rpc.sendNotification('session/cancel', params);
+  }
+
+  private request<R>(method: string, params: unknown, timeoutMs?: number): Promise<R> {
+    if (this.isClosed) return Promise.reject(new AgentExitedError(this.closedSnapshot()));
+    const pending = this.rpc.sendRequest<R>(method, params);
+    const racers: Promise<R>[] = [
+      pending,
+      this.closed.then((closed) => {
+        throw new AgentExitedError(closed);
+      }),
+    ];
+    let timer: NodeJS.Timeout | undefined;
+    if (timeoutMs !== undefined) {
+      racers.push(
+        new Promise<R>((_, reject) => {
+          timer = setTimeout(() => reject(new TimeoutError(method, timeoutMs)), timeoutMs);
+        }),
+      );
+    }
+    return Promise.race(racers).finally(() => clearTimeout(timer));
+  }
+
+  private closedSnapshot(): ConnectionClosed {
+    return { cause: 'disposed', detail: 'the connection is closed', exit: this.agent.exit };
+  }
+
+  private close(cause: CloseCause, detail: string): void {
+    if (this.closing) return;
+    this.closing = true;
+    // Mark closed now so no new request starts; the reason waits briefly for the exit status
+    // so that the error can say "exited with code 3" rather than "stream closed".
+    const finish = (exit: ExitInfo | undefined) => {
+      if (this.closedDeferred.settled) return;
+      const closed: ConnectionClosed = { cause: exit && cause === 'stream-closed' ? 'process-exited' : cause, detail, exit };
+      this.log.info(`connection closed: ${closed.cause}: ${exit ? describeExit(exit) : detail}`);
+      this.closedDeferred.resolve(closed);
+      this.rpc.dispose();
+    };
+    if (this.agent.exit) {
+      finish(this.agent.exit);
+      return;
+    }
+    const timer = setTimeout(() => finish(this.agent.exit), EXIT_INFO_WAIT_MS);
+    void this.agent.exited.then((exit) => {
+      clearTimeout(timer);
+      finish(exit);
+    });
+  }
+
+  dispose(): void {
+    this.close('disposed', 'the connection was disposed');
+  }
+}
+
+function invalid(message: string): ResponseError<void> {
+  return new ResponseError(ErrorCodes.InvalidParams, message);
+}
+
+function requireSession(params: { sessionId?: unknown } | undefined, method: string): void {
+  if (!params || typeof params.sessionId !== 'string') throw invalid(`${method} needs a sessionId`);
+}

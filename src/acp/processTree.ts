@@ -1,0 +1,104 @@
+// What runs below an agent process: for ending its whole tree, and for finding the tool
+// processes a turn left behind (codex-acp leaves a cancelled `sleep 37` running).
+// POSIX reads `ps`, whose `-A -o pid=,ppid=,pgid=,etime=,args=` works on Linux and macOS alike.
+import { execFile } from 'node:child_process';
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  /** When the process started, in ms since the epoch (to the second: `ps` says no more). */
+  startedAt: number;
+  command: string;
+}
+
+/** `[[dd-]hh:]mm:ss` → seconds. */
+export function parseElapsed(text: string): number {
+  const [days, rest] = text.includes('-') ? text.split('-') : ['0', text];
+  const parts = rest.split(':').map(Number);
+  while (parts.length < 3) parts.unshift(0);
+  const [h, m, s] = parts;
+  return Number(days) * 86400 + h * 3600 + m * 60 + s;
+}
+
+export function parsePsOutput(output: string, now: number): ProcessInfo[] {
+  const result: ProcessInfo[] = [];
+  for (const line of output.split('\n')) {
+    const match = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line);
+    if (!match) continue;
+    result.push({
+      pid: Number(match[1]),
+      ppid: Number(match[2]),
+      pgid: Number(match[3]),
+      startedAt: now - parseElapsed(match[4]) * 1000,
+      command: match[5].trim(),
+    });
+  }
+  return result;
+}
+
+export function listProcesses(): Promise<ProcessInfo[]> {
+  if (process.platform === 'win32') return Promise.resolve([]);
+  return new Promise((resolve) => {
+    execFile('ps', ['-A', '-o', 'pid=,ppid=,pgid=,etime=,args='], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      // No `ps` (a minimal container): report nothing rather than fail a stop.
+      resolve(error ? [] : parsePsOutput(stdout, Date.now()));
+    });
+  });
+}
+
+/** Every process below `rootPid` (children, their children, …) plus the members of its group. */
+export function descendantsOf(rootPid: number, all: ProcessInfo[]): ProcessInfo[] {
+  const byParent = new Map<number, ProcessInfo[]>();
+  for (const p of all) {
+    const list = byParent.get(p.ppid) ?? [];
+    list.push(p);
+    byParent.set(p.ppid, list);
+  }
+  const found = new Map<number, ProcessInfo>();
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop()!;
+    for (const child of byParent.get(pid) ?? []) {
+      if (!found.has(child.pid)) {
+        found.set(child.pid, child);
+        stack.push(child.pid);
+      }
+    }
+  }
+  // A child whose parent exited is re-parented to init but stays in the agent's group.
+  for (const p of all) {
+    if (p.pgid === rootPid && p.pid !== rootPid && !found.has(p.pid)) found.set(p.pid, p);
+  }
+  return [...found.values()];
+}
+
+/**
+ * The agent's descendants that are still alive and started at or after `since`:
+ * the tool processes of a turn that outlived it. `ps` itself is left out.
+ */
+export async function leftoverProcesses(rootPid: number, since: number): Promise<ProcessInfo[]> {
+  const all = await listProcesses();
+  // etime has a resolution of one second: allow that much slack.
+  return descendantsOf(rootPid, all).filter((p) => p.startedAt >= since - 1500 && !/^ps -A -o/.test(p.command));
+}
+
+/** Send `signal` to each pid, ignoring the ones already gone. */
+export function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // ESRCH: already gone.
+    }
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,86 @@
+// Command ids → calls on the active folder's session, and the context keys that hide the
+// commands that have nothing to act on. The commands are also an API: `reins.sendPrompt`
+// resolves with the turn's result, `reins.stop` with the stop's outcome (see the README).
+import * as vscode from 'vscode';
+import { agentNames, configuredAgents, DEMO_AGENT } from './config';
+import type { SendResult, StopResult } from './folderSession';
+import type { Reins } from './reins';
+
+export function registerCommands(reins: Reins): vscode.Disposable[] {
+  const session = () => reins.session();
+  return [
+    vscode.commands.registerCommand('reins.openPanel', () => {
+      reins.openPanel();
+    }),
+    vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown): Promise<SendResult> => {
+      const s = session();
+      if (!s) return { status: 'not-sent', reason: 'no workspace folder is open' };
+      let prompt = typeof text === 'string' ? text : undefined;
+      if (prompt === undefined) {
+        prompt = await vscode.window.showInputBox({ title: `Reins: prompt ${s.agentName}`, prompt: `Sent to ${s.agentName} in ${s.folder.name}`, ignoreFocusOut: true });
+        if (!prompt) return { status: 'not-sent', reason: 'cancelled' };
+      }
+      if (!reins.hasPanel(s)) reins.openPanel(s.folder);
+      return s.send(prompt, 'command');
+    }),
+    vscode.commands.registerCommand('reins.stop', async (): Promise<StopResult> => {
+      const s = reins.activeSession();
+      if (!s) return { outcome: 'completed', cause: 'user', turnId: 0, evidence: 'no agent running', cancelsSent: 0, leftovers: [] };
+      return s.stop('user');
+    }),
+    vscode.commands.registerCommand('reins.forceStop', () => reins.activeSession()?.forceStop()),
+    vscode.commands.registerCommand('reins.checkAgain', () => reins.activeSession()?.checkAgain()),
+    vscode.commands.registerCommand('reins.endLeftovers', () => reins.activeSession()?.endLeftovers()),
+    vscode.commands.registerCommand('reins.newSession', async () => {
+      const s = session();
+      if (!s) return false;
+      if (!reins.hasPanel(s)) reins.openPanel(s.folder);
+      return s.newSession();
+    }),
+    vscode.commands.registerCommand('reins.selectAgent', async (name?: unknown) => {
+      const s = session();
+      if (!s) return false;
+      let chosen = typeof name === 'string' ? name : undefined;
+      if (chosen === undefined) {
+        const agents = configuredAgents();
+        const picked = await vscode.window.showQuickPick(
+          agentNames().map((n) => ({
+            label: n,
+            description: n === DEMO_AGENT ? 'scripted demonstration agent (offline, no model)' : [agents[n]?.command, ...(agents[n]?.args ?? [])].join(' '),
+            picked: n === s.agentName,
+          })),
+          { title: 'Reins: select the agent for this folder', placeHolder: `Now: ${s.agentName}` },
+        );
+        if (!picked) return false;
+        chosen = picked.label;
+      }
+      if (!reins.hasPanel(s)) reins.openPanel(s.folder);
+      return s.replaceAgent(chosen, 'switch');
+    }),
+    vscode.commands.registerCommand('reins.restartAgent', async () => {
+      const s = session();
+      if (!s) return false;
+      return s.replaceAgent(undefined, 'restart');
+    }),
+    vscode.commands.registerCommand('reins.showLog', () => reins.log.show()),
+  ];
+}
+
+const contextValues = new Map<string, unknown>();
+
+/** Keep the `when` clauses true to the active session's state (setting only what changed). */
+export function updateContextKeys(reins: Reins): void {
+  const s = reins.activeSession();
+  const status = s?.status();
+  const phase = s?.runtime?.phase;
+  const set = (key: string, value: unknown) => {
+    if (contextValues.get(key) === value) return;
+    contextValues.set(key, value);
+    void vscode.commands.executeCommand('setContext', key, value);
+  };
+  set('reins.turnActive', status?.turn === 'running' || status?.turn === 'sending' || status?.turn === 'stopping');
+  set('reins.stopping', status?.turn === 'stopping');
+  set('reins.stopUnverified', status?.turn === 'unverified');
+  set('reins.agentRunning', phase === 'ready' || phase === 'starting');
+  set('reins.hasSession', s !== undefined);
+}

@@ -1,0 +1,79 @@
+// Typed settings: the agents, their quirks, and the limits of the turn controller.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TraceLevel } from './acp/trace';
+import type { QuirkSettings } from './session/quirks';
+import type { RuntimeSettings } from './session/agentRuntime';
+
+export interface AgentEntry extends QuirkSettings {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export interface ResolvedAgent {
+  name: string;
+  entry: AgentEntry;
+  /** The scripted demonstration agent that ships with Reins (no model, works offline). */
+  demo: boolean;
+}
+
+/** The name under which the demonstration agent is always available. */
+export const DEMO_AGENT = 'demo';
+
+function section() {
+  return vscode.workspace.getConfiguration('reins');
+}
+
+export function traceLevel(): TraceLevel {
+  return section().get<TraceLevel>('trace', 'off');
+}
+
+export function runtimeSettings(): RuntimeSettings {
+  const c = section();
+  return {
+    settleTimeoutMs: Math.max(0.1, c.get<number>('settleTimeoutSeconds', 10)) * 1000,
+    busyRetryMs: Math.max(0, c.get<number>('busyRetrySeconds', 6)) * 1000,
+    turnTimeoutMs: Math.max(0, c.get<number>('turnTimeoutMinutes', 0)) * 60_000,
+    maxToolCallsPerTurn: Math.max(0, c.get<number>('maxToolCallsPerTurn', 0)),
+    initializeTimeoutMs: Math.max(1, c.get<number>('initializeTimeoutSeconds', 30)) * 1000,
+    leftoverProcesses: c.get<'ask' | 'end' | 'leave'>('leftoverProcesses', 'ask'),
+  };
+}
+
+export function parallelTurnsPerFolder(): boolean {
+  return section().get<boolean>('parallelTurnsPerFolder', false);
+}
+
+export function configuredAgents(): Record<string, AgentEntry> {
+  return section().get<Record<string, AgentEntry>>('agents', {}) ?? {};
+}
+
+export function agentNames(): string[] {
+  return [...new Set([...Object.keys(configuredAgents()), DEMO_AGENT])];
+}
+
+/** The agent to use: the one named, else `reins.defaultAgent`, else the only one, else the demo. */
+export function resolveAgent(extensionPath: string, name?: string): ResolvedAgent | undefined {
+  const agents = configuredAgents();
+  const wanted = name ?? (section().get<string>('defaultAgent') || undefined) ?? (Object.keys(agents).length === 1 ? Object.keys(agents)[0] : undefined);
+  if (wanted && agents[wanted]) return { name: wanted, entry: agents[wanted], demo: false };
+  if (wanted && wanted !== DEMO_AGENT) return undefined;
+  return { name: DEMO_AGENT, entry: demoAgentEntry(extensionPath), demo: true };
+}
+
+/**
+ * The scripted agent in demonstration mode, run by the editor's own Node. In desktop VS Code
+ * `process.execPath` is Electron, which behaves as Node only with ELECTRON_RUN_AS_NODE.
+ */
+export function demoAgentEntry(extensionPath: string): AgentEntry {
+  return {
+    command: process.execPath,
+    args: [path.join(extensionPath, 'dist', 'scripted-agent.js'), '--demo'],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  };
+}
+
+export function affectsAgents(e: vscode.ConfigurationChangeEvent): boolean {
+  return e.affectsConfiguration('reins.agents') || e.affectsConfiguration('reins.defaultAgent');
+}

@@ -1,0 +1,101 @@
+// activate/deactivate only: build the services, register them, own their disposal.
+import * as vscode from 'vscode';
+import { registerCommands, updateContextKeys } from './commands';
+import type { SendResult, StopResult } from './folderSession';
+import { createLog, logError } from './log';
+import { Reins } from './reins';
+import type { StopReport } from './session/agentRuntime';
+import type { TranscriptEntry } from './shared/messages';
+import { StatusBar } from './statusBar';
+
+let reins: Reins | undefined;
+
+/** What `activate` returns: a read-only view for other extensions and the integration tests. */
+export interface ReinsApi {
+  state(folder?: vscode.Uri): ReinsState | undefined;
+  onDidStop: vscode.Event<StopReport>;
+}
+
+export interface ReinsState {
+  agent: string;
+  agentPhase: string | undefined;
+  turn: string;
+  sessionId: string | undefined;
+  pid: number | undefined;
+  canSend: boolean;
+  canStop: boolean;
+  transcript: TranscriptEntry[];
+  lastStop: StopReport | undefined;
+  lastRestoredInput: string | undefined;
+  sent: { prompts: number; cancels: number };
+}
+
+export type { SendResult, StopResult };
+
+export function activate(context: vscode.ExtensionContext): ReinsApi {
+  const log = createLog();
+  context.subscriptions.push(log);
+  try {
+    reins = new Reins(context, log);
+    const statusBar = new StatusBar(reins);
+    const onDidStop = new vscode.EventEmitter<StopReport>();
+    context.subscriptions.push(reins, statusBar, onDidStop, ...registerCommands(reins));
+    context.subscriptions.push(
+      reins.onDidChange(() => updateContextKeys(reins!)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => updateContextKeys(reins!)),
+    );
+    updateContextKeys(reins);
+    log.info(`Reins ${context.extension.packageJSON.version} activated`);
+
+    const r = reins;
+    const watched = new WeakSet<object>();
+    r.onDidChange(() => {
+      for (const s of r.allSessions()) {
+        const rt = s.runtime;
+        if (rt && !watched.has(rt)) {
+          watched.add(rt);
+          rt.onStop((report) => onDidStop.fire(report));
+        }
+      }
+    });
+    return {
+      onDidStop: onDidStop.event,
+      state(folder) {
+        const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
+        const s = wf ? r.session(wf) : r.activeSession();
+        if (!s) return undefined;
+        const status = s.status();
+        return {
+          agent: s.agentName,
+          agentPhase: s.runtime?.phase,
+          turn: status.turn,
+          sessionId: s.runtime?.sessionId,
+          pid: s.runtime?.pid,
+          canSend: status.canSend,
+          canStop: status.canStop,
+          transcript: s.transcript.entries,
+          lastStop: s.runtime?.lastStopReport,
+          lastRestoredInput: s.lastRestoredInput,
+          sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
+        };
+      },
+    };
+  } catch (error) {
+    // VS Code would only say "activation failed"; say what failed, and where to look.
+    logError(log, 'Reins failed to activate', error);
+    void vscode.window.showErrorMessage('Reins failed to activate.', 'Open Log').then((c) => c && log.show());
+    throw error;
+  }
+}
+
+/** Window reload or close: stop every running turn briefly, then end every agent tree. */
+export async function deactivate(): Promise<void> {
+  const r = reins;
+  reins = undefined;
+  if (!r) return;
+  try {
+    await r.shutdown();
+  } finally {
+    r.dispose();
+  }
+}

@@ -1,0 +1,452 @@
+// One workspace folder's conversation: which agent runs there, its runtime, the transcript,
+// and what the user is told. The editor-facing half of the core: it decides *when* to stop
+// (send now, replace, remove), the runtime decides *how* (the one routine).
+import * as vscode from 'vscode';
+import { describeExit } from './acp/agentProcess';
+import { DEMO_AGENT, resolveAgent, runtimeSettings, traceLevel, type ResolvedAgent } from './config';
+import { AgentRuntime, StartError, type StopReport } from './session/agentRuntime';
+import type { FolderGate } from './session/folderGate';
+import { deriveStatus } from './session/panelStatus';
+import { makeQuirks } from './session/quirks';
+import { Transcript } from './session/transcript';
+import type { StopCause, TurnResult } from './session/turnMachine';
+import type { PanelStatus } from './shared/messages';
+import { DisposableStore } from './util/disposable';
+
+/** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
+export type SendResult =
+  | { status: 'completed'; stopReason: string }
+  | { status: 'stopped'; outcome: string; cause: string }
+  | { status: 'not-sent'; reason: string }
+  | { status: 'failed'; error: string };
+
+/** What `reins.stop` resolves with. */
+export interface StopResult {
+  outcome: string;
+  cause: string;
+  turnId: number;
+  evidence?: string;
+  cancelsSent: number;
+  settledAfterMs?: number;
+  leftovers: { pid: number; command: string }[];
+}
+
+export type SendOrigin = 'panel' | 'command';
+
+export class FolderSession implements vscode.Disposable {
+  readonly transcript = new Transcript();
+  private runtimeValue: AgentRuntime | undefined;
+  private agent: ResolvedAgent | undefined;
+  private starting: Promise<AgentRuntime | undefined> | undefined;
+  private perRuntime = new DisposableStore();
+  private pendingInput: string | undefined;
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** Status changed: panel, status bar and context keys re-derive. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _onRestoreInput = new vscode.EventEmitter<string>();
+  readonly onRestoreInput = this._onRestoreInput.event;
+  private readonly _onNeedsAttention = new vscode.EventEmitter<void>();
+  readonly onNeedsAttention = this._onNeedsAttention.event;
+  /** The last text given back to the input box (for the API and tests). */
+  lastRestoredInput: string | undefined;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly extension: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly gate: FolderGate,
+  ) {
+    this.agent = resolveAgent(extension.extensionPath);
+  }
+
+  get key(): string {
+    return this.folder.uri.toString();
+  }
+  get runtime(): AgentRuntime | undefined {
+    return this.runtimeValue;
+  }
+  get agentName(): string {
+    return this.agent?.name ?? DEMO_AGENT;
+  }
+
+  status(): PanelStatus {
+    const rt = this.runtimeValue;
+    const turn = rt?.turn ?? { phase: 'idle' as const };
+    return deriveStatus({
+      agentName: this.agentName,
+      demo: this.agent?.demo ?? true,
+      folderName: this.folder.name,
+      trusted: vscode.workspace.isTrusted,
+      agent: rt?.phase,
+      turn,
+      gate: this.gate.check(this.key, rt),
+      stoppingSince: turn.phase === 'stopping' ? turn.stop.firstCancelAt : undefined,
+      now: Date.now(),
+    });
+  }
+
+  /** Text waiting to go back into the input box when the panel next shows. */
+  takePendingInput(): string | undefined {
+    const text = this.pendingInput;
+    this.pendingInput = undefined;
+    return text;
+  }
+
+  // ---- prompts --------------------------------------------------------------------------
+
+  async send(text: string, origin: SendOrigin): Promise<SendResult> {
+    if (!text.trim()) return { status: 'not-sent', reason: 'empty prompt' };
+    if (!vscode.workspace.isTrusted) {
+      this.giveBack(text, 'Reins starts agents only in trusted workspaces. Trust this folder to send prompts.');
+      void vscode.window
+        .showWarningMessage('Reins starts agents only in trusted workspaces.', 'Manage Workspace Trust')
+        .then((choice) => choice && vscode.commands.executeCommand('workbench.trust.manage'));
+      return { status: 'not-sent', reason: 'workspace not trusted' };
+    }
+    let rt = this.runtimeValue;
+    if (rt && rt.turn.phase !== 'idle' && rt.turn.phase !== 'unverified') {
+      if (origin === 'command') {
+        const choice = await vscode.window.showWarningMessage(
+          `A turn is running in ${this.folder.name}. Stop it and send this prompt, or wait for it to finish?`,
+          { modal: true },
+          'Stop and Send',
+          'Wait',
+        );
+        if (choice !== 'Stop and Send') {
+          this.giveBack(text, 'A turn was running; your prompt was not sent.');
+          return { status: 'not-sent', reason: 'a turn is running' };
+        }
+      }
+      // "Send now": stop, confirm, then send, through the one routine.
+      const report = await rt.stop('send-now');
+      if (report.outcome === 'abort-unverified') {
+        this.giveBack(text, 'The running turn did not confirm its stop, so your prompt was not sent.');
+        return { status: 'not-sent', reason: 'the previous turn did not confirm its stop' };
+      }
+    }
+    const verdict = this.gate.check(this.key, rt);
+    if (!verdict.open) {
+      const why =
+        verdict.why === 'unverified'
+          ? `${verdict.holder.name}'s last stop in ${this.folder.name} was not confirmed. Check again or force stop it first.`
+          : `Another turn is running in ${this.folder.name} (${verdict.holder.name}). Stop it or wait for it to finish.`;
+      this.giveBack(text, why);
+      if (verdict.why === 'unverified') void this.offerUnverifiedChoices(verdict.holder);
+      return { status: 'not-sent', reason: why };
+    }
+    rt = await this.ensureAgent();
+    if (!rt) {
+      this.giveBack(text);
+      return { status: 'failed', error: `${this.agentName} could not be started` };
+    }
+    const result = await rt.prompt(text);
+    return toSendResult(result);
+  }
+
+  // ---- stopping and replacing ----------------------------------------------------------
+
+  async stop(cause: StopCause, budgetMs?: number): Promise<StopResult> {
+    const rt = this.runtimeValue;
+    if (!rt) return { outcome: 'completed', cause, turnId: 0, evidence: 'no agent running', cancelsSent: 0, leftovers: [] };
+    return toStopResult(await rt.stop(cause, budgetMs));
+  }
+
+  async checkAgain(): Promise<StopResult | undefined> {
+    const rt = this.runtimeValue;
+    return rt ? toStopResult(await rt.checkAgain()) : undefined;
+  }
+
+  async forceStop(): Promise<StopResult | undefined> {
+    const rt = this.runtimeValue;
+    if (!rt) return undefined;
+    const report = await rt.forceStop();
+    return report && toStopResult(report);
+  }
+
+  endLeftovers(): void {
+    const ended = this.runtimeValue?.endLeftovers() ?? [];
+    if (ended.length > 0) this.transcript.notice('info', `Ended ${ended.length} leftover tool process${ended.length > 1 ? 'es' : ''}.`);
+  }
+
+  /** A fresh session with the same agent; only once the running turn has settled. */
+  async newSession(): Promise<boolean> {
+    const rt = this.runtimeValue;
+    if (!rt || rt.phase !== 'ready') {
+      this.transcript.clear();
+      this._onDidChange.fire();
+      return true;
+    }
+    const report = await rt.newSession();
+    if (report.outcome === 'abort-unverified') {
+      this.refuseReplacement(rt);
+      return false;
+    }
+    this.transcript.clear();
+    this.transcript.notice('info', `New session with ${this.agentName}.`);
+    this._onDidChange.fire();
+    return true;
+  }
+
+  /** Switch to another agent (or restart this one): stop, confirm, end the old process, start anew. */
+  async replaceAgent(name: string | undefined, why: 'switch' | 'restart'): Promise<boolean> {
+    const next = resolveAgent(this.extension.extensionPath, name ?? this.agent?.name);
+    if (!next) {
+      void vscode.window.showErrorMessage(`Reins has no agent named "${name}". Add it to the reins.agents setting.`, 'Open Settings').then(
+        (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'),
+      );
+      return false;
+    }
+    const old = this.runtimeValue;
+    if (old) {
+      const report = await old.stop('replace-session');
+      if (report.outcome === 'abort-unverified') {
+        this.refuseReplacement(old);
+        return false;
+      }
+      await old.shutdown('replace-session');
+      this.dropRuntime();
+    }
+    this.agent = next;
+    this.transcript.notice('info', why === 'restart' ? `Restarting ${next.name}…` : `Switched to ${next.name}.`);
+    this._onDidChange.fire();
+    return (await this.ensureAgent()) !== undefined;
+  }
+
+  /** Deactivation, folder removal: stop with a short budget, then end the whole tree. */
+  async shutdown(cause: StopCause, budgetMs: number): Promise<void> {
+    await this.runtimeValue?.shutdown(cause, budgetMs);
+  }
+
+  dispose(): void {
+    this.runtimeValue?.dispose();
+    this.perRuntime.dispose();
+    this._onDidChange.dispose();
+    this._onRestoreInput.dispose();
+    this._onNeedsAttention.dispose();
+  }
+
+  // ---- the agent --------------------------------------------------------------------------
+
+  /** The running agent, started (spawn, initialize, session/new) if need be. */
+  ensureAgent(): Promise<AgentRuntime | undefined> {
+    const rt = this.runtimeValue;
+    if (rt && rt.phase === 'ready') return Promise.resolve(rt);
+    this.starting ??= this.startAgent().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async startAgent(): Promise<AgentRuntime | undefined> {
+    if (!this.agent) this.agent = resolveAgent(this.extension.extensionPath);
+    const agent = this.agent;
+    if (!agent) return undefined;
+    this.dropRuntime();
+    const rt = new AgentRuntime({
+      name: agent.name,
+      launch: { command: agent.entry.command, args: agent.entry.args ?? [], env: agent.entry.env, cwd: this.folder.uri.fsPath },
+      settings: runtimeSettings,
+      quirks: makeQuirks(agent.entry),
+      log: this.log,
+      trace: traceLevel,
+      clientInfo: { name: 'reins', version: String(this.extension.extension.packageJSON.version ?? '0.0.0') },
+    });
+    this.runtimeValue = rt;
+    this.wire(rt);
+    try {
+      await rt.start();
+      if (agent.demo) {
+        this.transcript.notice('info', 'This is the Reins demonstration agent: a scripted agent with no model, so that Reins works offline. Configure a real agent in the reins.agents setting and pick it with "Reins: Select Agent…".', [{ action: 'selectAgent', label: 'Select Agent…' }]);
+      }
+      return rt;
+    } catch (error) {
+      const message = error instanceof StartError ? error.message : String(error);
+      this.transcript.notice('error', `${agent.name} could not start: ${message}`, [
+        { action: 'openLog', label: 'Open Log' },
+        { action: 'restartAgent', label: 'Try Again' },
+      ]);
+      void vscode.window.showErrorMessage(`Reins: ${agent.name} could not start. ${message.split('\n')[0]}`, 'Open Log').then((c) => c && this.log.show(true));
+      return undefined;
+    } finally {
+      this._onDidChange.fire();
+    }
+  }
+
+  private wire(rt: AgentRuntime): void {
+    const d = this.perRuntime;
+    d.add(this.gate.register(this.key, rt));
+    d.add(rt.onDidChangeState(() => this._onDidChange.fire()));
+    d.add(rt.onUpdate((n) => this.transcript.apply(n)));
+    d.add(rt.onTurnStarted(({ text }) => this.transcript.user(text)));
+    d.add(rt.onToolsCancelled(() => this.transcript.markToolsCancelled()));
+    d.add(
+      rt.onPermission((p) => {
+        this.transcript.upsert({
+          kind: 'permission',
+          id: p.id,
+          title: p.request.toolCall?.title ?? 'The agent asks for permission',
+          options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+        });
+        this._onNeedsAttention.fire();
+      }),
+    );
+    d.add(
+      rt.onPermissionResolved(({ id, optionId, cancelled }) => {
+        const entry = this.transcript.get(id);
+        if (entry?.kind !== 'permission') return;
+        const chosen = entry.options.find((o) => o.optionId === optionId)?.name;
+        this.transcript.upsert({ ...entry, resolved: cancelled ? 'cancelled' : (chosen ?? optionId) });
+      }),
+    );
+    d.add(rt.onTurnEnded(({ text, result }) => this.onTurnEnded(text, result)));
+    d.add(rt.onStop((report) => this.onStop(rt, report)));
+    d.add(
+      rt.onExit(() => {
+        const exit = rt.exit;
+        this.transcript.notice('error', `${rt.name} exited${exit ? ` (${describeExit(exit).split('\n')[0]})` : ''}. Your next prompt starts it again.`, [
+          { action: 'openLog', label: 'Open Log' },
+          { action: 'restartAgent', label: 'Restart' },
+        ]);
+      }),
+    );
+  }
+
+  private dropRuntime(): void {
+    this.perRuntime.dispose();
+    // A store cannot be reused once disposed; take a new one for the next runtime.
+    this.perRuntime = new DisposableStore();
+    this.runtimeValue?.dispose();
+    this.runtimeValue = undefined;
+  }
+
+  private onTurnEnded(text: string, result: TurnResult): void {
+    switch (result.kind) {
+      case 'completed':
+        if (result.stopReason !== 'end_turn') this.transcript.notice('info', `The agent stopped: ${result.stopReason.replace(/_/g, ' ')}.`);
+        return;
+      case 'failed':
+        this.transcript.notice('error', result.agentExited ? `The agent died during the turn: ${result.error}` : `The agent answered with an error: ${result.error}`, [{ action: 'openLog', label: 'Open Log' }]);
+        return this.giveBack(text);
+      case 'not-sent':
+        return this.giveBack(text, `Not sent: ${result.why}.`);
+      case 'stopped':
+        // The stop's own notice says what happened; a prompt lost to a dying agent comes back.
+        if (result.stop.outcome === 'agent-exited') this.giveBack(text);
+        return;
+    }
+  }
+
+  private onStop(rt: AgentRuntime, r: StopReport): void {
+    if (r.firstCancelAt === undefined) return; // nothing was in flight: nothing to say
+    const took = r.settledAt !== undefined ? ` in ${((r.settledAt - r.requestedAt) / 1000).toFixed(1)} s` : '';
+    const why = stopCauseText(r.cause);
+    switch (r.outcome) {
+      case 'aborted':
+        this.transcript.notice('info', `Stopped${why}: the agent confirmed${took}.`);
+        break;
+      case 'completed':
+        this.transcript.notice('info', `Stopped${why}: the turn had already ended (${r.evidence?.kind === 'answered' ? r.evidence.stopReason : 'finished'})${took}.`);
+        break;
+      case 'agent-exited':
+        this.transcript.notice('warning', `Stopped${why}: the agent exited${took}.`);
+        break;
+      case 'abort-unverified':
+        this.transcript.notice('warning', `Stop not confirmed${why}: ${r.unverifiedCause}. No new prompt or session starts in ${this.folder.name} until the agent is known to be quiet.`, [
+          { action: 'checkAgain', label: 'Check Again' },
+          { action: 'forceStop', label: 'Force Stop' },
+        ]);
+        void this.offerUnverifiedChoices(rt);
+        break;
+    }
+    if (r.leftovers.length > 0) {
+      const list = r.leftovers.map((p) => p.command).join('; ');
+      const n = r.leftovers.length;
+      const head = `${r.outcome} — ${n} tool process${n > 1 ? 'es' : ''} still running: ${list}`;
+      if (r.leftoverAction === 'ended') this.transcript.notice('info', `${head} (ended).`);
+      else if (r.leftoverAction === 'left') this.transcript.notice('info', `${head} (left running, per reins.leftoverProcesses).`);
+      else {
+        this.transcript.notice('warning', head, [{ action: 'endLeftovers', label: 'End Them' }]);
+        void vscode.window.showWarningMessage(`Reins: ${head}`, 'End Them', 'Leave Running').then((c) => c === 'End Them' && this.endLeftovers());
+      }
+    }
+  }
+
+  private async offerUnverifiedChoices(rt: AgentRuntime): Promise<void> {
+    const choice = await vscode.window.showWarningMessage(
+      `Reins: ${rt.name} did not confirm that it stopped. No new work starts in ${this.folder.name} until it does.`,
+      'Check Again',
+      'Force Stop',
+    );
+    if (choice === 'Check Again') await rt.checkAgain();
+    else if (choice === 'Force Stop') await rt.forceStop();
+  }
+
+  private refuseReplacement(rt: AgentRuntime): void {
+    this.transcript.notice('warning', `Not replaced: ${rt.name}'s stop was not confirmed, so no new session starts in ${this.folder.name}.`, [
+      { action: 'checkAgain', label: 'Check Again' },
+      { action: 'forceStop', label: 'Force Stop' },
+    ]);
+  }
+
+  /** Nothing typed is lost: text that did not reach a running turn goes back to the input box. */
+  private giveBack(text: string, why?: string): void {
+    if (why) this.transcript.notice('warning', why);
+    this.lastRestoredInput = text;
+    this.pendingInput = text;
+    this._onRestoreInput.fire(text);
+  }
+
+  /** For the panel host: the restore was delivered, forget it. */
+  inputDelivered(): void {
+    this.pendingInput = undefined;
+  }
+}
+
+function stopCauseText(cause: StopCause): string {
+  switch (cause) {
+    case 'user':
+      return '';
+    case 'turn-timeout':
+      return ' (turn time limit reached)';
+    case 'tool-cap':
+      return ' (tool-call limit reached)';
+    case 'dead-stream':
+      return ' (the connection to the agent was lost)';
+    case 'panel-closed':
+      return ' (panel closed)';
+    case 'send-now':
+      return ' (new prompt sent)';
+    case 'replace-session':
+      return ' (session replaced)';
+    case 'folder-removed':
+      return ' (folder removed)';
+    case 'trust-withdrawn':
+      return ' (workspace trust withdrawn)';
+    case 'deactivate':
+      return ' (Reins is shutting down)';
+  }
+}
+
+export function toSendResult(result: TurnResult): SendResult {
+  switch (result.kind) {
+    case 'completed':
+      return { status: 'completed', stopReason: result.stopReason };
+    case 'stopped':
+      return { status: 'stopped', outcome: result.stop.outcome ?? 'aborted', cause: result.stop.cause };
+    case 'not-sent':
+      return { status: 'not-sent', reason: result.why };
+    case 'failed':
+      return { status: 'failed', error: result.error };
+  }
+}
+
+export function toStopResult(r: StopReport): StopResult {
+  const e = r.evidence;
+  return {
+    outcome: r.outcome ?? 'abort-unverified',
+    cause: r.cause,
+    turnId: r.turnId,
+    evidence: !e ? undefined : e.kind === 'answered' ? `answered ${e.stopReason}` : e.kind === 'error' ? `error: ${e.message}` : e.kind === 'exited' ? `exited: ${e.detail}` : 'idle signal',
+    cancelsSent: r.cancelsSent,
+    settledAfterMs: r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined,
+    leftovers: r.leftovers.map((p) => ({ pid: p.pid, command: p.command })),
+  };
+}

@@ -1,0 +1,192 @@
+// The agent panel: a WebviewPanel showing one folder's conversation. It builds the HTML
+// (strict CSP, a nonce for our one script, local resources only), waits for the webview's
+// `ready` before posting, batches streamed text, and turns webview messages into calls on
+// the FolderSession. Closing the panel while a turn runs is an exit path: it stops the turn.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { FolderSession } from '../folderSession';
+import type { TranscriptOp } from '../session/transcript';
+import { assertNever, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
+
+export const PANEL_VIEW_TYPE = 'reins.panel';
+
+/** Streamed text is gathered this long before it is posted: one message per frame, not per chunk. */
+const BATCH_MS = 16;
+
+export class PanelHost implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private outbox: HostToWebview[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private readonly _onDidDispose = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this._onDidDispose.event;
+  private disposed = false;
+
+  static create(session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void): PanelHost {
+    const panel = vscode.window.createWebviewPanel(
+      PANEL_VIEW_TYPE,
+      panelTitle(session),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      {
+        enableScripts: true,
+        // Only our own built files: the webview bundle and the stylesheet.
+        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+        enableFindWidget: true,
+      },
+    );
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    return new PanelHost(panel, session, extensionUri, runAction);
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly session: FolderSession,
+    extensionUri: vscode.Uri,
+    private readonly runAction: (action: PanelAction) => void,
+  ) {
+    panel.webview.html = renderHtml(panel.webview, extensionUri);
+    this.disposables.push(
+      panel.webview.onDidReceiveMessage((m: WebviewToHost) => this.onMessage(m)),
+      panel.onDidDispose(() => this.onPanelClosed()),
+      panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down; it posts `ready` again when shown.
+        if (!panel.visible) this.ready = false;
+      }),
+      session.onDidChange(() => this.onStatusChange()),
+      session.transcript.onOp((op) => this.onTranscriptOp(op)),
+      session.onRestoreInput((text) => {
+        if (this.ready) {
+          this.post({ type: 'restoreInput', text });
+          session.inputDelivered();
+        }
+      }),
+      session.onNeedsAttention(() => panel.reveal(undefined, true)),
+    );
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+    if (this.ready) this.post({ type: 'focusInput' });
+  }
+
+  private onMessage(m: WebviewToHost): void {
+    if (!m || typeof m !== 'object' || typeof (m as { type?: unknown }).type !== 'string') return;
+    switch (m.type) {
+      case 'ready': {
+        this.ready = true;
+        this.outbox = []; // the snapshot supersedes anything queued for the old document
+        const input = this.session.takePendingInput();
+        this.post({ type: 'snapshot', status: this.session.status(), entries: this.session.transcript.entries, input });
+        return;
+      }
+      case 'send':
+        if (typeof m.text === 'string') void this.session.send(m.text, 'panel');
+        return;
+      case 'stop':
+        void this.session.stop('user');
+        return;
+      case 'permission':
+        if (typeof m.requestId === 'string' && typeof m.optionId === 'string') {
+          this.session.runtime?.respondPermission(m.requestId, m.optionId);
+        }
+        return;
+      case 'action':
+        this.runAction(m.action);
+        return;
+      default:
+        assertNever(m);
+    }
+  }
+
+  private onStatusChange(): void {
+    this.panel.title = panelTitle(this.session);
+    this.post({ type: 'status', status: this.session.status() });
+    // While stopping, the status says how long ago the cancel went out: refresh it.
+    const stopping = this.session.runtime?.turn.phase === 'stopping';
+    if (stopping && !this.ticker) {
+      this.ticker = setInterval(() => this.post({ type: 'status', status: this.session.status() }), 500);
+    } else if (!stopping && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  private onTranscriptOp(op: TranscriptOp): void {
+    if (op.type === 'reset') {
+      if (this.ready) this.post({ type: 'snapshot', status: this.session.status(), entries: [] });
+      return;
+    }
+    this.post(op);
+  }
+
+  private post(message: HostToWebview): void {
+    if (!this.ready || this.disposed) return; // the snapshot on `ready` carries everything
+    const last = this.outbox[this.outbox.length - 1];
+    if (message.type === 'append' && last?.type === 'append' && last.id === message.id) {
+      last.text += message.text;
+    } else if (message.type === 'status' && last?.type === 'status') {
+      this.outbox[this.outbox.length - 1] = message;
+    } else {
+      this.outbox.push(message.type === 'append' ? { ...message } : message);
+    }
+    this.flushTimer ??= setTimeout(() => this.flush(), BATCH_MS);
+  }
+
+  private flush(): void {
+    this.flushTimer = undefined;
+    const batch = this.outbox;
+    this.outbox = [];
+    for (const message of batch) void this.panel.webview.postMessage(message);
+  }
+
+  private onPanelClosed(): void {
+    // An exit path: the panel that shows the turn is gone, so the turn stops (one routine).
+    const phase = this.session.runtime?.turn.phase;
+    if (phase === 'running' || phase === 'waiting') void this.session.stop('panel-closed');
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    clearTimeout(this.flushTimer);
+    clearInterval(this.ticker);
+    this._onDidDispose.fire();
+    this._onDidDispose.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+function panelTitle(session: FolderSession): string {
+  const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  return `Reins: ${session.agentName}${multi ? ` — ${session.folder.name}` : ''}`;
+}
+
+function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+  const nonce = randomBytes(16).toString('base64');
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
+  const styles = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'styles.css'));
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    `img-src ${webview.cspSource} data:`,
+    `font-src ${webview.cspSource}`,
+  ].join('; ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${styles}">
+<title>Reins</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,70 @@
+// The panel's and status bar's state, derived from the runtime and the gate each time it is
+// shown: never stored beside them, so Stop and the input can never disagree with the turn.
+import type { AgentPhase as PanelAgentPhase, PanelStatus, TurnPhase } from '../shared/messages';
+import type { AgentPhase } from './agentRuntime';
+import type { GateVerdict } from './folderGate';
+import type { TurnState } from './turnMachine';
+
+export interface StatusInputs {
+  agentName: string;
+  demo: boolean;
+  folderName: string;
+  trusted: boolean;
+  /** undefined: no agent started yet in this folder. */
+  agent: AgentPhase | undefined;
+  turn: TurnState;
+  gate: GateVerdict;
+  /** When the current stop's first cancel went out (for "cancel sent 1.2 s ago"). */
+  stoppingSince?: number;
+  now: number;
+}
+
+export function turnPhase(turn: TurnState): TurnPhase {
+  switch (turn.phase) {
+    case 'idle':
+      return 'idle';
+    case 'waiting':
+      return 'sending';
+    case 'running':
+      return 'running';
+    case 'stopping':
+      return 'stopping';
+    case 'unverified':
+      return 'unverified';
+  }
+}
+
+export function deriveStatus(i: StatusInputs): PanelStatus {
+  const turn = turnPhase(i.turn);
+  const agent: PanelAgentPhase = !i.trusted
+    ? 'untrusted'
+    : i.agent === undefined || i.agent === 'new' || i.agent === 'starting'
+      ? i.agent === undefined ? 'ready' : 'starting'
+      : i.agent;
+  let detail: string;
+  if (!i.trusted) detail = 'This folder is not trusted: Reins starts no agent here until you trust it.';
+  else if (turn === 'stopping') detail = `Stopping… waiting for the agent to confirm${i.stoppingSince ? ` (cancel sent ${((i.now - i.stoppingSince) / 1000).toFixed(1)} s ago)` : ''}`;
+  else if (turn === 'unverified') detail = 'Stop not confirmed: the agent may still be working. No new work starts in this folder until it is.';
+  else if (turn === 'running') detail = 'Working…';
+  else if (turn === 'sending') detail = 'The agent is finishing an earlier run; sending as soon as it is free…';
+  else if (!i.gate.open) detail = `Another turn is running in ${i.folderName} (${i.gate.holder.name}).`;
+  else if (agent === 'starting') detail = `Starting ${i.agentName}…`;
+  else if (agent === 'failed') detail = `${i.agentName} failed to start.`;
+  else if (agent === 'exited') detail = `${i.agentName} exited. Send a prompt to start it again.`;
+  else detail = i.agent === undefined ? `Ready: ${i.agentName} starts with your first prompt.` : 'Ready';
+
+  const canStop = turn === 'running' || turn === 'sending' || turn === 'stopping';
+  // A running turn still accepts input: Enter then means "send now" (stop, confirm, send).
+  const canSend = i.trusted && turn !== 'unverified' && turn !== 'stopping' && agent !== 'starting' && (i.gate.open || turn === 'running');
+  return {
+    agentName: i.agentName,
+    agentNote: i.demo ? 'demonstration: scripted agent, no model' : undefined,
+    demo: i.demo,
+    folderName: i.folderName,
+    agent,
+    turn,
+    detail,
+    canSend,
+    canStop,
+  };
+}

@@ -1,0 +1,160 @@
+// The transcript of one folder's conversation as the panel shows it: ACP updates and turn
+// events in, TranscriptEntry upserts and text appends out. No `vscode`: the panel host
+// forwards what this emits, and a reopened panel gets `entries` as its snapshot.
+import type { ContentBlock, SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
+import type { TranscriptEntry, ToolStatus } from '../shared/messages';
+import { Emitter } from '../util/emitter';
+
+export type TranscriptOp = { type: 'upsert'; entry: TranscriptEntry } | { type: 'append'; id: string; text: string } | { type: 'reset' };
+
+export class Transcript {
+  private readonly list: TranscriptEntry[] = [];
+  private readonly byId = new Map<string, TranscriptEntry>();
+  private seq = 0;
+  /** The entry that streamed text currently continues, by kind. */
+  private streaming: { id: string; kind: 'agent' | 'thought' } | undefined;
+
+  private readonly _onOp = new Emitter<TranscriptOp>();
+  readonly onOp = this._onOp.event;
+
+  get entries(): TranscriptEntry[] {
+    return this.list.map((e) => ({ ...e }) as TranscriptEntry);
+  }
+
+  clear(): void {
+    this.list.length = 0;
+    this.byId.clear();
+    this.streaming = undefined;
+    this._onOp.fire({ type: 'reset' });
+  }
+
+  upsert(entry: TranscriptEntry): void {
+    const existing = this.byId.get(entry.id);
+    if (existing) {
+      this.list[this.list.indexOf(existing)] = entry;
+    } else {
+      this.list.push(entry);
+    }
+    this.byId.set(entry.id, entry);
+    if (entry.kind !== 'agent' && entry.kind !== 'thought') this.streaming = undefined;
+    this._onOp.fire({ type: 'upsert', entry });
+  }
+
+  get(id: string): TranscriptEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  user(text: string): void {
+    this.upsert({ kind: 'user', id: this.nextId('u'), text });
+  }
+
+  notice(level: 'info' | 'warning' | 'error', text: string, actions?: Extract<TranscriptEntry, { kind: 'notice' }>['actions']): string {
+    const id = this.nextId('n');
+    this.upsert({ kind: 'notice', id, level, text, actions });
+    return id;
+  }
+
+  /** Apply one `session/update`. */
+  apply(notification: SessionNotification): void {
+    const u = notification.update;
+    switch (u.sessionUpdate) {
+      case 'agent_message_chunk':
+        return this.stream('agent', contentText(u.content));
+      case 'agent_thought_chunk':
+        return this.stream('thought', contentText(u.content));
+      case 'user_message_chunk':
+        return this.user(contentText(u.content));
+      case 'tool_call': {
+        const previous = this.byId.get(u.toolCallId);
+        this.upsert({
+          kind: 'tool',
+          id: u.toolCallId,
+          title: u.title || (previous?.kind === 'tool' ? previous.title : 'Tool call'),
+          toolKind: u.kind ?? undefined,
+          status: (u.status ?? 'pending') as ToolStatus,
+          detail: toolDetail(u.content, u.rawInput) ?? (previous?.kind === 'tool' ? previous.detail : undefined),
+        });
+        return;
+      }
+      case 'tool_call_update': {
+        const previous = this.byId.get(u.toolCallId);
+        const base = previous?.kind === 'tool' ? previous : { kind: 'tool' as const, id: u.toolCallId, title: 'Tool call', status: 'pending' as ToolStatus };
+        this.upsert({
+          ...base,
+          title: u.title ?? base.title,
+          toolKind: u.kind ?? base.toolKind,
+          status: (u.status ?? base.status) as ToolStatus,
+          detail: toolDetail(u.content, u.rawInput) ?? base.detail,
+        });
+        return;
+      }
+      case 'plan':
+        this.upsert({
+          kind: 'plan',
+          id: 'plan',
+          items: u.entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority })),
+        });
+        return;
+      default:
+        // usage, modes, commands, config options, session info: not shown in the transcript.
+        return;
+    }
+  }
+
+  /** Every tool call that had not finished is shown cancelled (the routine's step 2). */
+  markToolsCancelled(): void {
+    for (const entry of [...this.list]) {
+      if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) {
+        this.upsert({ ...entry, status: 'cancelled' });
+      }
+    }
+  }
+
+  private stream(kind: 'agent' | 'thought', text: string): void {
+    if (!text) return;
+    if (this.streaming?.kind === kind && this.byId.has(this.streaming.id)) {
+      const entry = this.byId.get(this.streaming.id) as Extract<TranscriptEntry, { kind: 'agent' | 'thought' }>;
+      entry.markdown += text;
+      this._onOp.fire({ type: 'append', id: entry.id, text });
+      return;
+    }
+    const id = this.nextId(kind === 'agent' ? 'a' : 't');
+    this.upsert({ kind, id, markdown: text });
+    this.streaming = { id, kind };
+  }
+
+  private nextId(prefix: string): string {
+    return `${prefix}${++this.seq}`;
+  }
+}
+
+export function contentText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'resource_link':
+      return `[${block.title ?? block.name}](${block.uri})`;
+    case 'resource':
+      return 'text' in block.resource ? `\n\`\`\`\n${block.resource.text}\n\`\`\`\n` : `(${block.resource.uri})`;
+    case 'image':
+      return '*(image)*';
+    case 'audio':
+      return '*(audio)*';
+    default:
+      return '';
+  }
+}
+
+function toolDetail(content: ToolCallContent[] | null | undefined, rawInput: unknown): string | undefined {
+  const parts: string[] = [];
+  for (const c of content ?? []) {
+    if (c.type === 'content') parts.push(contentText(c.content));
+    else if (c.type === 'diff') parts.push(`edit ${c.path}`);
+    else if (c.type === 'terminal') parts.push(`terminal ${c.terminalId}`);
+  }
+  if (parts.length > 0) return parts.join('\n').slice(0, 4000);
+  if (rawInput && typeof rawInput === 'object' && Object.keys(rawInput).length > 0) {
+    return JSON.stringify(rawInput, null, 1).slice(0, 1000);
+  }
+  return undefined;
+}

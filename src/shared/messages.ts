@@ -1,0 +1,99 @@
+// The one module of messages between the extension host and the panel's webview.
+// Both sides import it: the host through src/panel, the webview through media/webview.
+// Nothing here may import `vscode` or the DOM: it is plain data.
+//
+// Protocol: the webview posts `ready` once its script has run; the host answers with
+// `snapshot` (the whole state) and only then streams the incremental messages. A webview
+// that is hidden and shown again (or reloaded) posts `ready` again and gets a new snapshot.
+
+/** The turn's state as the user sees it; derived on the host from the turn machine. */
+export type TurnPhase =
+  | 'idle' // no turn: input enabled, no Stop
+  | 'sending' // the prompt is being written / retried after a busy rejection
+  | 'running' // the agent is working on the turn: Stop enabled
+  | 'stopping' // the cancel-then-confirm routine is waiting for evidence
+  | 'unverified'; // the last stop could not be confirmed: the folder is closed to new work
+
+export type AgentPhase = 'starting' | 'ready' | 'failed' | 'exited' | 'untrusted';
+
+export interface PanelStatus {
+  agentName: string;
+  /** Shown beside the name, e.g. "demonstration: scripted agent, no model". */
+  agentNote?: string;
+  /** True when the agent is the offline scripted demonstration agent. */
+  demo: boolean;
+  folderName: string;
+  agent: AgentPhase;
+  turn: TurnPhase;
+  /** One line under the header: "Stopping… (cancel sent 1.2 s ago)", "Ready", errors. */
+  detail?: string;
+  /** Input accepted now (agent ready, folder gate open, no unverified stop). */
+  canSend: boolean;
+  /** Stop button visible and enabled. */
+  canStop: boolean;
+}
+
+export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface PermissionOptionView {
+  optionId: string;
+  name: string;
+  kind: 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+}
+
+/** An action button that a notice or card may carry; the host runs the matching command. */
+export type PanelAction = 'openLog' | 'checkAgain' | 'forceStop' | 'newSession' | 'selectAgent' | 'restartAgent' | 'endLeftovers';
+
+export type TranscriptEntry =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'agent'; id: string; markdown: string }
+  | { kind: 'thought'; id: string; markdown: string }
+  | {
+      kind: 'tool';
+      id: string; // the ACP toolCallId
+      title: string;
+      toolKind?: string; // read, edit, execute, …
+      status: ToolStatus;
+      /** Short text content of the tool (output, diff summary, locations). */
+      detail?: string;
+    }
+  | {
+      kind: 'permission';
+      id: string; // our request id
+      title: string;
+      options: PermissionOptionView[];
+      /** Set once answered: the chosen option's name, or "cancelled". */
+      resolved?: string;
+    }
+  | { kind: 'plan'; id: string; items: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority?: string }[] }
+  | {
+      kind: 'notice';
+      id: string;
+      level: 'info' | 'warning' | 'error';
+      text: string;
+      actions?: { action: PanelAction; label: string }[];
+    };
+
+export type HostToWebview =
+  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: string }
+  | { type: 'status'; status: PanelStatus }
+  /** Add an entry, or replace the entry with the same id (tool updates, permission resolved). */
+  | { type: 'upsert'; entry: TranscriptEntry }
+  /** Append streamed text to an agent or thought entry (created empty by an upsert first). */
+  | { type: 'append'; id: string; text: string }
+  /** Put text back into the input box: a prompt that did not reach a running turn. */
+  | { type: 'restoreInput'; text: string }
+  /** Move focus to the input box. */
+  | { type: 'focusInput' };
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'send'; text: string }
+  | { type: 'stop' } // the Stop button or Escape in the panel
+  | { type: 'permission'; requestId: string; optionId: string }
+  | { type: 'action'; action: PanelAction };
+
+/** The exhaustiveness check that ends every `switch` on these unions. */
+export function assertNever(value: never): never {
+  throw new Error(`unexpected message: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,153 @@
+// How to launch each real agent against the fake model, with nothing touching the user's own
+// HOME: every agent gets a fresh temp folder holding its HOME, XDG folders, config and the
+// workspace it works in. The config files follow ../shared/notes/real-agents.md.
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export type AgentName = 'codex' | 'opencode' | 'gemini';
+
+export interface AgentSetup {
+  name: AgentName;
+  pkg: string;
+  version: string;
+  command: string;
+  args: string[];
+  /** A complete environment (not merged with the test's), so no user setting leaks in. */
+  env: Record<string, string>;
+  /** The workspace folder the agent's session works in. */
+  cwd: string;
+  /** The temp folder holding HOME, XDG folders and the workspace: the agent's fingerprint. */
+  root: string;
+}
+
+/** The repository root, found from this file whether run from test/ or from out/test/
+ *  (or from the working directory, for a script bundled elsewhere). */
+export function repoRoot(): string {
+  let d = existsSync(join(process.cwd(), 'test', 'agents', 'versions.json')) ? process.cwd() : __dirname;
+  while (!existsSync(join(d, 'test', 'agents', 'versions.json'))) {
+    const up = dirname(d);
+    if (up === d) throw new Error('repository root not found from ' + __dirname);
+    d = up;
+  }
+  return d;
+}
+
+interface Pin { pkg: string; version: string; bin: string }
+export function pins(): Record<AgentName, Pin> {
+  return JSON.parse(readFileSync(join(repoRoot(), 'test', 'agents', 'versions.json'), 'utf8'));
+}
+
+/** Same folder naming as install.mjs. */
+export function binPath(name: AgentName): string {
+  const p = pins()[name];
+  return join(repoRoot(), '.cache', 'agents', `${p.pkg.replace('/', '+')}@${p.version}`, 'node_modules', '.bin', p.bin);
+}
+
+export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
+  const p = pins()[name];
+  const root = mkdtempSync(join(tmpdir(), `reins-agent-${name}-`));
+  const home = join(root, 'home');
+  const cwd = join(root, 'work');
+  for (const d of [home, cwd, join(home, '.config'), join(home, '.cache'), join(home, '.local', 'share'), join(home, '.local', 'state')]) {
+    mkdirSync(d, { recursive: true });
+  }
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    USER: process.env.USER ?? 'root',
+    TMPDIR: join(root, 'tmp'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    LANG: 'C.UTF-8',
+    NO_COLOR: '1',
+    // Marks every process the agent starts, so the suite can find leftovers through /proc.
+    REINS_INTEROP_ROOT: root,
+  };
+  mkdirSync(env.TMPDIR, { recursive: true });
+  const setup: AgentSetup = { name, pkg: p.pkg, version: p.version, command: binPath(name), args: [], env, cwd, root };
+
+  if (name === 'codex') {
+    // Responses API provider; `untrusted` makes codex ask before any command that is not
+    // known read-only (sleep, apply_patch), which is what the permission scenarios need.
+    // danger-full-access: the Linux sandbox (landlock/seccomp) is not usable in this container.
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "gpt-5.5"',
+        'model_provider = "fake"',
+        'approval_policy = "untrusted"',
+        'sandbox_mode = "danger-full-access"',
+        'check_for_update_on_startup = false',
+        '',
+        '[model_providers.fake]',
+        'name = "fake"',
+        `base_url = "${modelUrl}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "FAKE_MODEL_KEY"',
+        'request_max_retries = 0',
+        'stream_max_retries = 0',
+        '',
+        `[projects."${cwd}"]`,
+        'trust_level = "trusted"',
+        '',
+      ].join('\n'),
+    );
+    Object.assign(env, { CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'dummy', RUST_LOG: 'warn' });
+  } else if (name === 'opencode') {
+    // OpenAI-compatible Chat Completions; `ask` for edits and bash so permissions are requested.
+    const dir = join(env.XDG_CONFIG_HOME, 'opencode');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'opencode.json'),
+      JSON.stringify(
+        {
+          $schema: 'https://opencode.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          model: 'fake/fake-model',
+          small_model: 'fake/fake-model',
+          provider: {
+            fake: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'Fake',
+              options: { baseURL: `${modelUrl}/v1`, apiKey: 'dummy' },
+              models: { 'fake-model': { name: 'Fake model', tool_call: true, limit: { context: 100000, output: 4000 } } },
+            },
+          },
+          permission: { edit: 'ask', bash: 'ask' },
+        },
+        null,
+        2,
+      ),
+    );
+    setup.args = ['acp'];
+    Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
+  } else {
+    // Gemini API with a key from the environment; default approval mode asks before shell
+    // commands and file writes.
+    const dir = join(home, '.gemini');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify(
+        {
+          security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+          general: { disableAutoUpdate: true, disableUpdateNag: true },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          model: { name: 'gemini-2.5-flash' },
+        },
+        null,
+        2,
+      ),
+    );
+    setup.args = ['--acp'];
+    Object.assign(env, { GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: modelUrl, GEMINI_CLI_NO_RELAUNCH: 'true' });
+  }
+  return setup;
+}

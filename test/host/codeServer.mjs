@@ -1,0 +1,204 @@
+// Small library to run a real VS Code extension host offline: code-server (Node 24, from the
+// cache installCodeServer.mjs fills) plus Debian's Chromium through playwright-core.
+// Why each flag is there: /work/shared/notes/real-vscode-offline.md.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureCodeServer, hostEnv } from './installCodeServer.mjs';
+
+// ---- cleanup that also runs on Ctrl-C, kill and crashes ---------------------------------
+const cleanups = new Set();
+/** Registers fn to run on cleanupAll() / SIGINT / SIGTERM / uncaught errors; returns an unregister. */
+export function onCleanup(fn) {
+  cleanups.add(fn);
+  return () => cleanups.delete(fn);
+}
+export async function cleanupAll() {
+  const fns = [...cleanups].reverse(); // last started, first stopped (browser before server)
+  cleanups.clear();
+  for (const fn of fns) {
+    try {
+      await fn();
+    } catch (err) {
+      console.error(`[host] cleanup failed: ${err?.message ?? err}`);
+    }
+  }
+}
+let handlersInstalled = false;
+function installSignalHandlers() {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(sig, () => {
+      console.error(`[host] ${sig}: stopping code-server and browser…`);
+      cleanupAll().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
+    });
+  }
+  process.once('uncaughtException', (err) => {
+    console.error('[host] uncaught error:', err);
+    cleanupAll().finally(() => process.exit(1));
+  });
+  // Last resort if the process exits without cleanupAll(): synchronously kill the groups.
+  process.once('exit', () => {
+    for (const fn of cleanups) fn.sync?.();
+  });
+}
+
+// ---- code-server ---------------------------------------------------------------------------
+export function freePort(host = '127.0.0.1') {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, host, () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'chat.disableAIFeatures': true,
+  'window.confirmBeforeClose': 'never',
+  'workbench.tips.enabled': false,
+};
+
+/**
+ * Starts code-server on 127.0.0.1 serving `folder`. `env` is added to the server's environment,
+ * which the extension host inherits exactly (force-disable-user-env).
+ * Returns { port, url, pid, scratch, output(), stop() }.
+ */
+export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.1', settings = {}, verbose = !!process.env.REINS_HOST_VERBOSE } = {}) {
+  installSignalHandlers();
+  const paths = await ensureCodeServer();
+  port ??= await freePort(host);
+  const scratch = mkdtempSync(join(tmpdir(), 'reins-host-'));
+  const ud = join(scratch, 'user-data');
+  mkdirSync(join(ud, 'User'), { recursive: true });
+  writeFileSync(join(ud, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+
+  const args = [
+    paths.codeServerEntry,
+    '--bind-addr', `${host}:${port}`,
+    '--auth', 'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+    '--user-data-dir', ud,
+    '--extensions-dir', join(scratch, 'extensions'),
+    // Otherwise the login shell's profile is merged into the extension host's env.
+    '--vscode-option', 'force-disable-user-env',
+    // Required for the payload (extensionDevelopmentPath / extensionTestsPath) to be honoured.
+    '--vscode-option', 'enable-smoke-test-driver',
+    ...(folder ? [folder] : []),
+  ];
+  // Per-run XDG dirs: code-server writes its config there, and parallel runs must not share it.
+  const serverEnv = {
+    ...hostEnv(paths),
+    XDG_CONFIG_HOME: join(scratch, 'xdg', 'config'),
+    XDG_DATA_HOME: join(scratch, 'xdg', 'data'),
+    XDG_CACHE_HOME: join(scratch, 'xdg', 'cache'),
+    ...env,
+  };
+  // detached = own process group, so kill(-pid) also ends the extension host and pty host.
+  const child = spawn(paths.node, args, { detached: true, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines = [];
+  const collect = (chunk) => {
+    for (const line of String(chunk).split('\n')) {
+      if (!line.trim()) continue;
+      lines.push(line);
+      if (lines.length > 400) lines.shift();
+      if (verbose) console.log(`[code-server] ${line}`);
+    }
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  let exited = null;
+  const exitPromise = new Promise((r) => child.once('exit', (code, signal) => r((exited = { code, signal }))));
+
+  const killGroup = (sig) => {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  const stop = async () => {
+    unregister();
+    if (!exited) {
+      killGroup('SIGTERM');
+      const timer = setTimeout(() => killGroup('SIGKILL'), 5000);
+      await exitPromise;
+      clearTimeout(timer);
+      killGroup('SIGKILL'); // stragglers in the group (extension host children)
+    }
+    if (!process.env.REINS_KEEP_SCRATCH) rmSync(scratch, { recursive: true, force: true });
+  };
+  stop.sync = () => killGroup('SIGKILL');
+  const unregister = onCleanup(stop);
+
+  const url = `http://${host}:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (exited) throw new Error(`code-server exited (${exited.code ?? exited.signal}) before answering:\n${lines.slice(-30).join('\n')}`);
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`code-server did not answer on ${url} within 90 s:\n${lines.slice(-30).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { port, host, url, pid: child.pid, scratch, env: serverEnv, output: () => lines.slice(), exited: exitPromise, stop };
+}
+
+/** Workbench URL that opens `folder` and loads an unpacked extension (and, optionally, a suite). */
+export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath } = {}) {
+  const remote = (p) => `vscode-remote://${server.host}:${server.port}${p}`;
+  const payload = [];
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
+  if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
+  const q = new URLSearchParams();
+  if (folder) q.set('folder', folder);
+  if (payload.length) q.set('payload', JSON.stringify(payload));
+  return `${server.url}/?${q}`;
+}
+
+// ---- Chromium --------------------------------------------------------------------------------
+export function chromiumPath() {
+  return process.env.REINS_CHROMIUM || '/usr/bin/chromium';
+}
+
+/** Launches Debian's Chromium headless with a fresh profile; returns { context, page, close() }. */
+export async function launchBrowser({ headless = true, viewport = { width: 1400, height: 900 } } = {}) {
+  installSignalHandlers();
+  const { chromium } = await import('playwright-core');
+  const profile = mkdtempSync(join(tmpdir(), 'reins-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless,
+    viewport,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  const close = async () => {
+    unregister();
+    await Promise.race([context.close().catch(() => {}), new Promise((r) => setTimeout(r, 10_000))]);
+    rmSync(profile, { recursive: true, force: true });
+  };
+  const unregister = onCleanup(close);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { context, page, close };
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+// UI smoke phase: opens an "[Extension Development Host]" workbench with Reins loaded and uses
+// it as a person would: command palette → "Reins: Open Agent Panel" → type a prompt in the
+// webview → wait for the (offline, scripted) agent's answer. Screenshot: test-results/ui-smoke.png.
+//
+// Selectors are a contract with the webview (media/webview): #prompt-input, #transcript,
+// .entry.user, .entry.agent, .entry.tool, .entry.permission button[data-option-id], #stop, #status.
+//
+// Standalone: `node test/host/uiSmoke.mjs` (needs dist/ built); run.mjs calls runUiSmoke().
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cleanupAll, launchBrowser, startCodeServer, workbenchUrl } from './codeServer.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const resultsDir = join(repo, 'test-results');
+const PROMPT = 'hello from the smoke test';
+const COMMAND = 'Reins: Open Agent Panel';
+const log = (m) => console.log(`[ui-smoke] ${m}`);
+// Browser console errors that are expected offline (gallery lookups, vsda 404s).
+const NOISE = /open-vsx\.org|ERR_NAME_NOT_RESOLVED|status of 404|authentication provider 'github'/;
+
+async function step(name, fn) {
+  const t = Date.now();
+  const result = await fn().catch((err) => {
+    throw new Error(`step "${name}" failed after ${((Date.now() - t) / 1000).toFixed(1)} s: ${err?.message ?? err}`);
+  });
+  log(`${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  return result;
+}
+
+/** The extension host registers commands seconds after the workbench is drawn: retry. */
+async function runCommand(page, title, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.first().waitFor({ state: 'visible', timeout: 2_000 });
+      await page.keyboard.press('Enter');
+      return attempt;
+    } catch {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw new Error(`command "${title}" did not appear in the palette within ${timeoutMs / 1000} s`);
+      await page.waitForTimeout(1_000);
+    }
+  }
+}
+
+/** The frame (inside iframe.webview.ready → #active-frame) that holds `selector`. */
+async function findWebviewFrame(page, selector, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // Same document as page.frameLocator('iframe.webview.ready').frameLocator('#active-frame'),
+    // but searching all frames stays correct if more than one webview is open.
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if (await frame.$(selector).catch(() => null)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview containing ${selector} within ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(500);
+  }
+}
+
+async function describeState(page, frame) {
+  const text = async (f, sel) => f.locator(sel).allInnerTexts().then((t) => t.join('\n---\n'), () => '(n/a)');
+  const out = [`title: ${await page.title().catch(() => '?')}`];
+  out.push(`notifications: ${await text(page, '.notifications-toasts .notification-list-item-message')}`);
+  if (frame) {
+    out.push(`#status: ${await text(frame, '#status')}`);
+    out.push(`#stop visible: ${await frame.locator('#stop').isVisible().catch(() => '?')}`);
+    out.push(`#transcript:\n${await text(frame, '#transcript')}`);
+  } else {
+    out.push('(no Reins webview found)');
+  }
+  return out.join('\n');
+}
+
+/**
+ * Runs the smoke scenario. `server` (from startCodeServer) is reused if given; otherwise one
+ * is started for `workspace` and stopped at the end. Throws with details on failure.
+ */
+export async function runUiSmoke({ server, workspace, extensionDevelopmentPath = repo, timeoutMs = 60_000 } = {}) {
+  mkdirSync(resultsDir, { recursive: true });
+  const ownServer = !server;
+  if (ownServer) server = await startCodeServer({ folder: workspace });
+  const browser = await launchBrowser();
+  const { page } = browser;
+  const consoleErrors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !NOISE.test(m.text())) consoleErrors.push(m.text().split('\n').slice(0, 4).join('\n'));
+  });
+  page.on('pageerror', (e) => consoleErrors.push(`[pageerror] ${e.message}`));
+  let frame;
+  try {
+    await step('workbench drawn', async () => {
+      await page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }));
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
+    });
+    log(`window title: ${await page.title()}`);
+    const attempts = await step(`ran "${COMMAND}"`, () => runCommand(page, COMMAND, timeoutMs));
+    log(`palette attempts until the command was registered: ${attempts}`);
+    frame = await step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
+
+    await step('typed the prompt and pressed Enter', async () => {
+      const input = frame.locator('#prompt-input');
+      await input.click();
+      await input.pressSequentially(PROMPT, { delay: 15 });
+      await input.press('Enter');
+    });
+    await step('user entry shown', () =>
+      frame.locator('.entry.user', { hasText: PROMPT }).first().waitFor({ timeout: 10_000 }));
+    await step('agent answered', () =>
+      frame.waitForFunction(
+        () => [...document.querySelectorAll('.entry.agent')].some((e) => e.textContent.trim().length > 0),
+        null, { timeout: timeoutMs }));
+    await step('#stop gone (turn done)', () => frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs }));
+
+    const answer = frame.locator('.entry.agent').last();
+    if (!(await answer.isVisible())) throw new Error('the agent answer exists but is not visible');
+    log(`agent answered: ${JSON.stringify((await answer.innerText()).trim().slice(0, 200))}`);
+    await page.screenshot({ path: join(resultsDir, 'ui-smoke.png') });
+    log(`screenshot: ${join(resultsDir, 'ui-smoke.png')}`);
+  } catch (err) {
+    const shot = join(resultsDir, 'ui-smoke-failure.png');
+    await page.screenshot({ path: shot }).catch(() => {});
+    const details = [
+      err?.message ?? String(err),
+      `screenshot: ${shot}`,
+      await describeState(page, frame),
+      `browser console errors (last 15):\n${consoleErrors.slice(-15).join('\n')}`,
+    ];
+    throw new Error(details.join('\n\n'));
+  } finally {
+    await browser.close();
+    if (ownServer) await server.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const workspace = mkdtempSync(join(tmpdir(), 'reins-ws-'));
+  cpSync(join(repo, 'test/fixtures/workspace'), workspace, { recursive: true });
+  runUiSmoke({ workspace, extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) }).then(
+    () => log('PASS'),
+    async (err) => {
+      console.error(`[ui-smoke] FAILED: ${err.message}`);
+      await cleanupAll();
+      process.exit(1);
+    },
+  );
+}
