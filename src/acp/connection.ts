@@ -23,7 +23,7 @@ import {
   ErrorCodes,
   ResponseError,
   type MessageConnection,
-} from 'vscode-jsonrpc';
+} from 'vscode-jsonrpc/node';
 import type { Logger } from '../util/logger';
 import { Deferred } from '../util/deferred';
 import { describeExit, type AgentProcess, type ExitInfo } from './agentProcess';
@@ -168,7 +168,12 @@ export class AcpConnection {
 
   private request<R>(method: string, params: unknown, timeoutMs?: number): Promise<R> {
     if (this.isClosed) return Promise.reject(new AgentExitedError(this.closedSnapshot()));
-    const pending = this.rpc.sendRequest<R>(method, params);
+    // vscode-jsonrpc rejects what is pending with its own "disposed" error when we dispose it
+    // on close; say instead why the connection closed.
+    const pending = this.rpc.sendRequest<R>(method, params).catch((error: unknown) => {
+      if (this.closing) return this.closed.then((closed): R => { throw new AgentExitedError(closed); });
+      throw error;
+    });
     const racers: Promise<R>[] = [
       pending,
       this.closed.then((closed) => {

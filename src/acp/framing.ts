@@ -9,7 +9,7 @@ import {
   type DataCallback,
   type Disposable,
   type Message,
-} from 'vscode-jsonrpc';
+} from 'vscode-jsonrpc/node';
 
 /** Lines longer than this close the connection: a runaway agent must not eat the editor's memory. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -31,6 +31,8 @@ export interface ReaderHooks {
 export class NdjsonMessageReader extends AbstractMessageReader {
   private readonly decoder = new StringDecoder('utf8');
   private buffer = '';
+  /** Bytes in `buffer`: counted as chunks arrive, so a huge line costs no re-measuring. */
+  private pendingBytes = 0;
   private callback: DataCallback | undefined;
   private closed = false;
 
@@ -65,16 +67,21 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   private onData(chunk: Buffer | string): void {
     if (this.closed) return;
     // The decoder keeps an incomplete UTF-8 sequence for the next chunk.
-    this.buffer += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    let newline: number;
-    while (!this.closed && (newline = this.buffer.indexOf('\n')) !== -1) {
-      const line = this.buffer.slice(0, newline);
-      this.buffer = this.buffer.slice(newline + 1);
-      this.handleLine(line);
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const hadNewline = text.includes('\n');
+    this.buffer += text;
+    this.pendingBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    if (hadNewline) {
+      let newline: number;
+      while (!this.closed && (newline = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, newline);
+        this.buffer = this.buffer.slice(newline + 1);
+        this.handleLine(line);
+      }
+      // What is left is the start of the next line: usually short, so measuring it is cheap.
+      this.pendingBytes = Buffer.byteLength(this.buffer);
     }
-    // Characters are at most 3 bytes per UTF-16 unit, so length * 3 bounds the bytes cheaply;
-    // measure exactly only when that bound is crossed.
-    if (!this.closed && this.buffer.length * 3 > this.maxLineBytes && Buffer.byteLength(this.buffer) > this.maxLineBytes) {
+    if (!this.closed && this.pendingBytes > this.maxLineBytes) {
       this.buffer = '';
       this.fireError(new LineTooLargeError(this.maxLineBytes));
       this.close();

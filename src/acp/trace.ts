@@ -1,6 +1,6 @@
 // The protocol trace: every message with its direction and timing, when `reins.trace` asks.
 // `messages` logs the method, id and size; `verbose` adds the payload, shortened.
-import type { Message } from 'vscode-jsonrpc';
+import type { Message } from 'vscode-jsonrpc/node';
 import type { Logger } from '../util/logger';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';

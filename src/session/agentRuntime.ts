@@ -13,7 +13,7 @@ import type {
   RequestPermissionResponse,
   SessionNotification,
 } from '@agentclientprotocol/sdk';
-import { ResponseError } from 'vscode-jsonrpc';
+import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type AgentLaunch, type ExitInfo } from '../acp/agentProcess';
 import { AcpConnection, AgentExitedError, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess, type FileAccess } from '../acp/clientMethods/fs';
@@ -65,6 +65,8 @@ export interface RuntimeOptions {
   trace?: () => TraceLevel;
   files?: FileAccess;
   clientInfo?: { name: string; version: string };
+  /** Longest line accepted from the agent (default 64 MiB). */
+  maxLineBytes?: number;
 }
 
 export type AgentPhase = 'new' | 'starting' | 'ready' | 'failed' | 'exited';
@@ -203,7 +205,7 @@ export class AgentRuntime {
         writeTextFile: (p) => files.writeTextFile(p),
       },
       log,
-      { trace: this.options.trace },
+      { trace: this.options.trace, maxLineBytes: this.options.maxLineBytes },
     );
     this.conn = conn;
     void conn.closed.then((closed) => this.onConnectionClosed(closed));

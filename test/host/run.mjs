@@ -8,7 +8,7 @@
 //       REINS_EXT_DEV_PATH / REINS_TESTS_PATH (override extension folder / suite index),
 //       REINS_HOST_VERBOSE=1 (echo code-server's own output). Everything else in the
 //       environment (e.g. REINS_TEST_RECORD_DIR) reaches the extension host unchanged.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +34,7 @@ const NOISE = [
 ];
 
 /** A fresh copy of the fixture workspace, so tests may edit files freely. */
-export function freshWorkspace() {
+function freshWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), 'reins-ws-'));
   cpSync(join(repo, 'test/fixtures/workspace'), dir, { recursive: true });
   return dir;
@@ -55,7 +55,7 @@ async function runElectron(workspace) {
 async function runCodeServer(workspace) {
   // The extension host also appends the reporter output here (see test/integration/index.ts);
   // we print it only if the console forwarding through codeAutomationLog showed none of it.
-  const outputFile = join(workspace, '..', `${workspace.split('/').pop()}-mocha.log`);
+  const outputFile = `${workspace}-mocha.log`;
   const server = await startCodeServer({ folder: workspace, env: { REINS_TEST_OUTPUT: outputFile } });
   log(`code-server on ${server.url} (pid ${server.pid}) after ${secs()}`);
   const browser = await launchBrowser();
@@ -79,6 +79,10 @@ async function runCodeServer(workspace) {
   });
   await page.exposeFunction('codeAutomationExit', (code) => exit(Number(code)));
   page.on('pageerror', (err) => recent.push(`[pageerror] ${err.message}`));
+  page.on('crash', () => {
+    console.error('[integration] the browser page crashed');
+    exit(1);
+  });
 
   const url = workbenchUrl(server, { folder: workspace, extensionDevelopmentPath, extensionTestsPath });
   log(`opening ${url}`);
@@ -102,6 +106,7 @@ async function runCodeServer(workspace) {
     for (const l of recent) console.error(`  ${l}`);
     console.error('[integration] last code-server output:');
     for (const l of server.output().slice(-30)) console.error(`  ${l}`);
+    mkdirSync(join(repo, 'test-results'), { recursive: true });
     await page.screenshot({ path: join(repo, 'test-results/integration-timeout.png') }).catch(() => {});
   }
   log(`suite finished with ${code} in ${secs(t0)} (goto → codeAutomationExit)`);
@@ -124,18 +129,16 @@ async function main() {
   const workspace = freshWorkspace();
   log(`host=${electron ? 'electron' : 'code-server'} extension=${extensionDevelopmentPath} workspace=${workspace}`);
   const results = [];
-  let server;
   try {
     if (electron) {
       results.push(['mocha suite', await runElectron(workspace)]);
     } else {
       const r = await runCodeServer(workspace);
-      server = r.server;
       results.push([`mocha suite${r.tally ? ` (${r.tally})` : ''}`, r.code]);
       if (process.env.REINS_SKIP_UI !== '1') {
         const uiWorkspace = freshWorkspace();
         const t = Date.now();
-        const ok = await runUiSmoke({ server, workspace: uiWorkspace, extensionDevelopmentPath }).then(
+        const ok = await runUiSmoke({ server: r.server, workspace: uiWorkspace, extensionDevelopmentPath }).then(
           () => true,
           (err) => (console.error(`[ui-smoke] FAILED: ${err?.message ?? err}`), false));
         results.push([`ui smoke (${secs(t)})`, ok ? 0 : 1]);

@@ -2,7 +2,7 @@
 // record read back. Build first: node scripts/esbuild.mjs --tests (it bundles dist/scripted-agent.js).
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
@@ -144,17 +144,33 @@ const hang = (onCancel?: unknown, extra: object = {}) => ({
   prompts: [{ steps: [{ text: 'working' }, { hang: true }], ...(onCancel !== undefined && { onCancel }), ...extra }],
 });
 const isUpdate = (kind: string) => (m: RpcMessage) => m.method === 'session/update' && m.params?.update?.sessionUpdate === kind;
+/** Running: exists and is not a zombie waiting for its reaper. */
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return true; // no /proc here: kill(0) is all we know
+  }
 };
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('scripted agent', function () {
+  // Real processes and real delays (the demonstration turn alone takes about two seconds).
+  this.timeout(20_000);
   let dir: string;
   let record: string;
   const agents: Agent[] = [];
@@ -411,8 +427,8 @@ describe('scripted agent', function () {
     const killed = events(after, 'tool-process-killed')[0];
     assert.equal(killed.pid, pid);
     assert.ok(killed.pids.length >= 2, 'the shell and the command it forked');
-    await sleep(100);
-    for (const p of killed.pids as number[]) assert.ok(!alive(p), `pid ${p} ended`);
+    const pids = killed.pids as number[];
+    assert.ok(await until(() => !pids.some(alive), 2000), `still running: ${pids.filter(alive).join(', ')}`);
   });
 
   it('makes calls to the client and records the answers', async function () {

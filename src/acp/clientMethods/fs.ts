@@ -4,7 +4,7 @@
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { ErrorCodes, ResponseError } from 'vscode-jsonrpc';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 
 export interface FileAccess {
   readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
