@@ -6,13 +6,20 @@ import { agentNames, configuredAgents, DEMO_AGENT } from './config';
 import type { SendResult, StopResult } from './folderSession';
 import type { Reins } from './reins';
 
+/** The optional second argument of `reins.sendPrompt`. */
+export interface SendOptions {
+  whenBusy?: 'ask' | 'stopAndSend' | 'keep';
+}
+
 export function registerCommands(reins: Reins): vscode.Disposable[] {
   const session = () => reins.session();
   return [
     vscode.commands.registerCommand('reins.openPanel', () => {
-      reins.openPanel();
+      const host = reins.openPanel();
+      // Opening the panel starts the folder's agent, so that it is ready by the first prompt.
+      if (host && vscode.workspace.isTrusted) void host.session.ensureAgent();
     }),
-    vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown): Promise<SendResult> => {
+    vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown, options?: SendOptions): Promise<SendResult> => {
       const s = session();
       if (!s) return { status: 'not-sent', reason: 'no workspace folder is open' };
       let prompt = typeof text === 'string' ? text : undefined;
@@ -21,7 +28,9 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
         if (!prompt) return { status: 'not-sent', reason: 'cancelled' };
       }
       if (!reins.hasPanel(s)) reins.openPanel(s.folder);
-      return s.send(prompt, 'command');
+      // While a turn runs: ask (default), stop it and send ("send now"), or keep the text.
+      const whenBusy = options?.whenBusy === 'stopAndSend' || options?.whenBusy === 'keep' ? options.whenBusy : 'ask';
+      return s.send(prompt, whenBusy);
     }),
     vscode.commands.registerCommand('reins.stop', async (): Promise<StopResult> => {
       const s = reins.activeSession();

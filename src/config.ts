@@ -41,6 +41,10 @@ export function runtimeSettings(): RuntimeSettings {
   };
 }
 
+export function maxLineBytes(): number {
+  return Math.max(0.001, section().get<number>('maxMessageMegabytes', 64)) * 1024 * 1024;
+}
+
 export function parallelTurnsPerFolder(): boolean {
   return section().get<boolean>('parallelTurnsPerFolder', false);
 }

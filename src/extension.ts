@@ -13,6 +13,8 @@ let reins: Reins | undefined;
 /** What `activate` returns: a read-only view for other extensions and the integration tests. */
 export interface ReinsApi {
   state(folder?: vscode.Uri): ReinsState | undefined;
+  /** The folder holding this extension's log files (the Reins channel's file is below it). */
+  logUri: vscode.Uri;
   onDidStop: vscode.Event<StopReport>;
 }
 
@@ -59,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
       }
     });
     return {
+      logUri: context.logUri,
       onDidStop: onDidStop.event,
       state(folder) {
         const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;

@@ -3,7 +3,7 @@
 // (send now, replace, remove), the runtime decides *how* (the one routine).
 import * as vscode from 'vscode';
 import { describeExit } from './acp/agentProcess';
-import { DEMO_AGENT, resolveAgent, runtimeSettings, traceLevel, type ResolvedAgent } from './config';
+import { DEMO_AGENT, maxLineBytes, resolveAgent, runtimeSettings, traceLevel, type ResolvedAgent } from './config';
 import { AgentRuntime, StartError, type StopReport } from './session/agentRuntime';
 import type { FolderGate } from './session/folderGate';
 import { deriveStatus } from './session/panelStatus';
@@ -31,7 +31,8 @@ export interface StopResult {
   leftovers: { pid: number; command: string }[];
 }
 
-export type SendOrigin = 'panel' | 'command';
+/** What to do when a turn is already running: ask the user, stop it and send ("send now"), or keep the text. */
+export type WhenBusy = 'ask' | 'stopAndSend' | 'keep';
 
 export class FolderSession implements vscode.Disposable {
   readonly transcript = new Transcript();
@@ -94,7 +95,7 @@ export class FolderSession implements vscode.Disposable {
 
   // ---- prompts --------------------------------------------------------------------------
 
-  async send(text: string, origin: SendOrigin): Promise<SendResult> {
+  async send(text: string, whenBusy: WhenBusy): Promise<SendResult> {
     if (!text.trim()) return { status: 'not-sent', reason: 'empty prompt' };
     if (!vscode.workspace.isTrusted) {
       this.giveBack(text, 'Reins starts agents only in trusted workspaces. Trust this folder to send prompts.');
@@ -105,17 +106,20 @@ export class FolderSession implements vscode.Disposable {
     }
     let rt = this.runtimeValue;
     if (rt && rt.turn.phase !== 'idle' && rt.turn.phase !== 'unverified') {
-      if (origin === 'command') {
-        const choice = await vscode.window.showWarningMessage(
-          `A turn is running in ${this.folder.name}. Stop it and send this prompt, or wait for it to finish?`,
-          { modal: true },
-          'Stop and Send',
-          'Wait',
-        );
-        if (choice !== 'Stop and Send') {
-          this.giveBack(text, 'A turn was running; your prompt was not sent.');
-          return { status: 'not-sent', reason: 'a turn is running' };
-        }
+      const choice =
+        whenBusy === 'ask'
+          ? await vscode.window.showWarningMessage(
+              `A turn is running in ${this.folder.name}. Stop it and send this prompt, or wait for it to finish?`,
+              { modal: true },
+              'Stop and Send',
+              'Wait',
+            )
+          : whenBusy === 'stopAndSend'
+            ? 'Stop and Send'
+            : 'Wait';
+      if (choice !== 'Stop and Send') {
+        this.giveBack(text, 'A turn was running; your prompt was not sent.');
+        return { status: 'not-sent', reason: 'a turn is running' };
       }
       // "Send now": stop, confirm, then send, through the one routine.
       const report = await rt.stop('send-now');
@@ -176,12 +180,19 @@ export class FolderSession implements vscode.Disposable {
       this._onDidChange.fire();
       return true;
     }
-    const report = await rt.newSession();
+    const report = await rt.stop('replace-session');
     if (report.outcome === 'abort-unverified') {
       this.refuseReplacement(rt);
       return false;
     }
     this.transcript.clear();
+    if (rt.phase !== 'ready') {
+      // The agent died while stopping: a new session needs a new process.
+      await this.ensureAgent();
+      this._onDidChange.fire();
+      return this.runtimeValue?.phase === 'ready';
+    }
+    await rt.newSession();
     this.transcript.notice('info', `New session with ${this.agentName}.`);
     this._onDidChange.fire();
     return true;
@@ -247,6 +258,7 @@ export class FolderSession implements vscode.Disposable {
       quirks: makeQuirks(agent.entry),
       log: this.log,
       trace: traceLevel,
+      maxLineBytes: maxLineBytes(),
       clientInfo: { name: 'reins', version: String(this.extension.extension.packageJSON.version ?? '0.0.0') },
     });
     this.runtimeValue = rt;

@@ -81,7 +81,7 @@ export class PanelHost implements vscode.Disposable {
         return;
       }
       case 'send':
-        if (typeof m.text === 'string') void this.session.send(m.text, 'panel');
+        if (typeof m.text === 'string') void this.session.send(m.text, 'stopAndSend'); // Enter while a turn runs means "send now"
         return;
       case 'stop':
         void this.session.stop('user');

@@ -463,7 +463,6 @@ export class AgentRuntime {
 
   private async endStop(stop: StopRecord): Promise<void> {
     const deferred = this.currentStop;
-    if (stop.outcome !== 'abort-unverified') this.currentStop = undefined;
     const report: StopReport = { ...stop, agent: this.name, sessionId: this.sessionIdValue, leftovers: [] };
     // Tool processes that outlived the turn (codex-acp leaves a cancelled `sleep 37`).
     const pid = this.proc?.pid;
@@ -476,14 +475,15 @@ export class AgentRuntime {
         if (policy === 'end') this.endLeftovers();
       }
     }
+    if (stop.noop) {
+      // Nothing was running: answer the caller, but there was no routine to report.
+      deferred?.resolve(report);
+      return;
+    }
     this.lastStop = report;
     this.options.log.info(formatStopLine(report));
-    if (stop.outcome === 'abort-unverified') {
-      deferred?.resolve(report);
-      this.currentStop = undefined;
-    } else {
-      deferred?.resolve(report);
-    }
+    deferred?.resolve(report);
+    if (this.currentStop === deferred) this.currentStop = undefined;
     this._onStop.fire(report);
     this._onDidChangeState.fire();
   }

@@ -42,6 +42,8 @@ export interface StopRecord {
   unverifiedCause?: string;
   /** This stop was reported abort-unverified before (its turn already ended). */
   unverifiedOnce?: boolean;
+  /** No turn was running: nothing was stopped, nothing sent. */
+  noop?: boolean;
 }
 
 export type TurnResult =
@@ -189,7 +191,7 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
 
     case 'stop': {
       if (turn.phase === 'idle') {
-        return same([{ kind: 'stopEnded', stop: { turnId: state.lastTurnId, cause: event.cause, requestedAt: event.at, cancelsSent: 0, outcome: 'completed', evidence: { kind: 'answered', stopReason: 'no turn was running' }, settledAt: event.at } }]);
+        return same([{ kind: 'stopEnded', stop: { turnId: state.lastTurnId, cause: event.cause, requestedAt: event.at, cancelsSent: 0, outcome: 'completed', noop: true, settledAt: event.at } }]);
       }
       if (turn.phase === 'waiting') {
         // Not in flight: nothing to cancel for this turn; the text goes back.

@@ -51,6 +51,31 @@ async function runCommand(page, title, timeoutMs = 60_000) {
   }
 }
 
+/**
+ * Waits until #stop is hidden (the turn ended), clicking the first option of every permission
+ * request that shows up meanwhile. Returns the data-option-id values clicked.
+ */
+async function finishTurn(frame, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  const chosen = [];
+  const pending = frame.locator('.entry.permission button[data-option-id]:not([disabled])');
+  while (await frame.locator('#stop').isVisible()) {
+    if (Date.now() > deadline) throw new Error(`#stop still visible after ${timeoutMs / 1000} s`);
+    const open = await pending.count();
+    if (open) {
+      const button = pending.first();
+      const id = await button.getAttribute('data-option-id');
+      await button.click();
+      chosen.push(id);
+      // An answered request disables its buttons; wait for that so we don't click it twice.
+      await frame.waitForFunction((n) => document.querySelectorAll('.entry.permission button[data-option-id]:not([disabled])').length < n,
+        open, { timeout: 10_000 }).catch(() => {});
+    }
+    await frame.waitForTimeout(250);
+  }
+  return chosen;
+}
+
 /** The frame (inside iframe.webview.ready → #active-frame) that holds `selector`. */
 async function findWebviewFrame(page, selector, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -118,7 +143,9 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       frame.waitForFunction(
         () => [...document.querySelectorAll('.entry.agent')].some((e) => e.textContent.trim().length > 0),
         null, { timeout: timeoutMs }));
-    await step('#stop gone (turn done)', () => frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs }));
+    // The demonstration agent asks for permission mid-turn; answer as a person would.
+    const chosen = await step('turn done (#stop gone), answering permission requests', () => finishTurn(frame, timeoutMs));
+    log(`permission options clicked: ${chosen.length ? chosen.join(', ') : 'none asked'}`);
 
     const answer = frame.locator('.entry.agent').last();
     if (!(await answer.isVisible())) throw new Error('the agent answer exists but is not visible');
@@ -134,7 +161,8 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await describeState(page, frame),
       `browser console errors (last 15):\n${consoleErrors.slice(-15).join('\n')}`,
     ];
-    throw new Error(details.join('\n\n'));
+    // eslint-disable-next-line no-control-regex
+    throw new Error(details.join('\n\n').replace(/\x1b\[[0-9;]*m/g, ''));
   } finally {
     await browser.close();
     if (ownServer) await server.stop();

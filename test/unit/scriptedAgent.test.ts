@@ -2,7 +2,7 @@
 // record read back. Build first: node scripts/esbuild.mjs --tests (it bundles dist/scripted-agent.js).
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import {
@@ -495,6 +495,55 @@ describe('scripted agent', function () {
     const bad = start(json({ prompts: [{ steps: [{ text: 'ok' }, { txet: 'typo' }] }] }));
     assert.equal((await bad.exited).code, 2);
     assert.match(bad.stderr, /prompts\[0\]\.steps\[1\]: a step needs exactly one of text, /);
+  });
+
+  it('with abortOnCancel stops waiting for the permission answer, and records the late one', async function () {
+    const agent = start(
+      json({ prompts: [{ steps: [{ permission: { toolCallId: 't1', title: 'Edit', abortOnCancel: true } }] }] }),
+    );
+    const sessionId = await agent.ready();
+    const { response } = agent.prompt(sessionId, 'go');
+    const ask = await agent.waitFor((m) => m.method === 'session/request_permission');
+    agent.cancel(sessionId);
+    assert.deepEqual((await response).result, { stopReason: 'cancelled' });
+    agent.send({ jsonrpc: '2.0', id: ask.id, result: { outcome: { outcome: 'cancelled' } } });
+    const entries = await waitForRecord(record, (e) => events(e, 'late-response').length === 1);
+    assert.equal(events(entries, 'permission-abandoned').length, 1);
+    assert.equal(events(entries, 'late-response')[0].method, 'session/request_permission');
+  });
+
+  it('exits when stdin closes or on SIGTERM, unless told to stay', async function () {
+    const plain = start(json(hang()));
+    await plain.ready();
+    plain.child.stdin!.end();
+    assert.deepEqual(await plain.exited, { code: 0, signal: null });
+
+    const termed = start(json(hang()));
+    await termed.ready();
+    termed.child.kill('SIGTERM');
+    assert.deepEqual(await termed.exited, { code: 143, signal: null });
+
+    // codex-acp and claude-agent-acp: closing stdin is not enough, and here neither is SIGTERM.
+    const stubborn = start(json({ startup: { stayOnStdinClose: true, ignoreSigterm: true }, ...hang() }));
+    await stubborn.ready();
+    stubborn.child.stdin!.end();
+    stubborn.child.kill('SIGTERM');
+    await waitForRecord(record, (e) => events(e, 'signal').length === 2 && events(e, 'stdin-closed').length === 2);
+    await sleep(200);
+    assert.equal(stubborn.child.exitCode, null, 'still running');
+    stubborn.child.kill('SIGKILL');
+    assert.equal((await stubborn.exited).signal, 'SIGKILL');
+  });
+
+  it('loads every ready scenario file', async function () {
+    const files = readdirSync(SCENARIOS).filter((f) => f.endsWith('.json'));
+    assert.ok(files.length >= 17, files.join(', '));
+    for (const file of files) {
+      const agent = start(['--scenario', path.join(SCENARIOS, file)]);
+      agent.child.stdin!.end();
+      const { code } = await agent.exited;
+      assert.equal(code, file === 'exit-at-once.json' ? 1 : 0, `${file}: ${agent.stderr}`);
+    }
   });
 
   it('writes one oversized line of exactly n bytes', async function () {

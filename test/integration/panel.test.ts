@@ -1,0 +1,71 @@
+// The panel, a prompt's answer, and the log, in the real extension host.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { received } from '../fixtures/scriptedAgent/records';
+import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil } from './support';
+
+describe('panel and prompt', () => {
+  afterEach(resetReins);
+
+  it('opening the panel spawns the default agent (the demonstration agent, offline)', async () => {
+    await setting('defaultAgent', undefined);
+    await vscode.commands.executeCommand('reins.openPanel');
+    const reins = await api();
+    await waitUntil('the demo agent to be ready', () => reins.state()?.agentPhase === 'ready');
+    const state = reins.state()!;
+    assert.equal(state.agent, 'demo');
+    assert.ok(state.pid && state.pid > 0);
+    assert.ok(state.sessionId);
+    assert.ok(state.transcript.some((e) => e.kind === 'notice' && /demonstration agent/.test(e.text)), 'the demo is labelled as such');
+  });
+
+  it("a prompt's answer appears in the transcript; sendPrompt resolves with the stop reason", async () => {
+    const agent = await addAgent({ prompts: [{ steps: [{ text: 'The **answer** is 42.', chunk: 4, intervalMs: 5 }] }] });
+    await useAgent(agent);
+    const result = await send('What is the answer?');
+    assert.deepEqual(result, { status: 'completed', stopReason: 'end_turn' });
+    const t = (await api()).state()!.transcript;
+    assert.ok(t.some((e) => e.kind === 'user' && e.text === 'What is the answer?'));
+    assert.ok(t.some((e) => e.kind === 'agent' && e.markdown === 'The **answer** is 42.'), JSON.stringify(t));
+    const prompt = received(agent.entries(), 'session/prompt')[0].msg.params;
+    assert.deepEqual(prompt.prompt, [{ type: 'text', text: 'What is the answer?' }]);
+    assert.equal(prompt.sessionId, (await api()).state()!.sessionId);
+  });
+
+  it('agent stderr reaches the Reins log', async () => {
+    const agent = await addAgent({ startup: { stderrLines: ['scripted-stderr-marker-7319'] }, prompts: [{ steps: [{ text: 'ok' }] }] });
+    await useAgent(agent);
+    await waitUntil('the stderr line in the log', async () => /scripted-stderr-marker-7319/.test(await logText()), 10_000);
+  });
+
+  it('a stderr flood does not stop the answer', async () => {
+    const agent = await addAgent('flood-stderr');
+    await useAgent(agent);
+    const result = await send('flood');
+    assert.equal(result.status, 'completed');
+    const t = (await api()).state()!.transcript;
+    assert.ok(t.some((e) => e.kind === 'agent' && /Still here after the flood/.test(e.markdown)));
+  });
+
+  it('tool calls and their updates show in the transcript', async () => {
+    const agent = await addAgent('tool-calls');
+    await useAgent(agent);
+    await send('tools');
+    const tools = (await api()).state()!.transcript.filter((e) => e.kind === 'tool');
+    assert.ok(tools.length >= 1, 'tool entries');
+    assert.ok(tools.every((t) => t.kind === 'tool' && t.status === 'completed'), JSON.stringify(tools));
+  });
+
+  it('the protocol trace logs every message with direction and timing, never env values', async () => {
+    await setting('trace', 'messages');
+    const agent = await addAgent({ prompts: [{ steps: [{ text: 'traced' }] }] }, { env: { ELECTRON_RUN_AS_NODE: '1', REINS_SECRET_TOKEN: 'sekrit-value-123' } });
+    await useAgent(agent);
+    await send('trace me');
+    await setting('trace', undefined);
+    await waitUntil('trace lines', async () => /→ \+[\d.]+s request session\/prompt/.test(await logText()));
+    const log = await logText();
+    assert.match(log, /← \+[\d.]+s response #\d+ to session\/prompt after \d+ ms/);
+    assert.match(log, /REINS_SECRET_TOKEN/, 'env keys are named');
+    assert.doesNotMatch(log, /sekrit-value-123/, 'env values are never logged');
+  });
+});

@@ -1,0 +1,313 @@
+// The settle contract in the real extension host: every exit path × the agent behaviours,
+// through Reins' real commands and settings, against the scripted agent. Each case asserts on
+// what the agent received and when: exactly one routine; session/cancel only while a turn was
+// in flight, as a notification with the right session id; a pending permission answered
+// `cancelled`; no new prompt or session before the evidence; the right outcome; the text kept.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { StopReport } from '../../src/session/agentRuntime';
+import { cancels, events, promptOverlaps, received, responseTo, sent, type RecordEntry } from '../fixtures/scriptedAgent/records';
+import { addAgent, api, collectStops, resetReins, send, setting, stop, useAgent, waitUntil, type ScriptedAgent } from './support';
+
+/** Short budget for the "never settles" cases; real default is 10 s. */
+const SETTLE_S = 1.5;
+
+type Behaviour = 'quick' | 'slow' | 'never' | 'end_turn' | 'error' | 'exits' | 'goose' | 'drops-early' | 'permission';
+
+const expected: Record<Behaviour, string> = {
+  quick: 'aborted',
+  slow: 'aborted',
+  never: 'abort-unverified',
+  end_turn: 'completed',
+  error: 'aborted',
+  exits: 'agent-exited',
+  goose: 'aborted',
+  'drops-early': 'aborted',
+  permission: 'aborted',
+};
+
+function scenario(b: Behaviour, toolCalls = 0): object {
+  const steps: object[] = [{ text: `working (${b})…`, chunk: 50, intervalMs: 1 }];
+  for (let i = 0; i < toolCalls; i++) steps.push({ tool: { id: `call-${i}`, title: `step ${i}`, kind: 'read', status: 'in_progress' } }, { sleepMs: 30 });
+  if (b === 'permission') steps.push({ permission: { toolCallId: 'call-p', title: 'Run `rm -rf build`' } });
+  steps.push({ hang: true });
+  const onCancel =
+    b === 'slow' || b === 'goose' ? { delayRangeMs: [1800, 3800] } : b === 'never' ? 'never' : b === 'end_turn' ? 'end_turn' : b === 'error' ? 'error' : b === 'exits' ? 'exit' : 'quick';
+  // The follow-up prompt (send now) answers at once.
+  return {
+    goose: b === 'goose',
+    prompts: [
+      { steps, onCancel, dropEarlyCancelMs: b === 'drops-early' || b === 'goose' ? 300 : undefined },
+      { steps: [{ text: 'second answer' }] },
+    ],
+  };
+}
+
+/** When the agent showed it was quiet: its answer to the first prompt, or its exit. */
+function evidenceTime(entries: RecordEntry[]): number | undefined {
+  const prompt = received(entries, 'session/prompt')[0];
+  const answer = prompt && responseTo(entries, 'out', prompt.msg.id!);
+  const exit = events(entries, 'exiting')[0];
+  return answer?.t ?? exit?.t;
+}
+
+interface ExitPath {
+  name: string;
+  /** Settings this path needs before the agent starts. */
+  setup?: () => Promise<void>;
+  toolCalls?: number;
+  /** Trigger the exit path; resolves when the path's own promise (if any) settles. */
+  trigger: (agent: ScriptedAgent) => Promise<unknown>;
+  /** The trigger's promise may outlive the test (send now to a restarted agent that hangs). */
+  triggerMayHang?: boolean;
+  /** Extra checks after the stop, e.g. that the follow-up prompt waited for the evidence. */
+  after?: (agent: ScriptedAgent, report: StopReport, b: Behaviour, triggered: unknown) => Promise<void>;
+}
+
+const paths: ExitPath[] = [
+  { name: 'Stop command', trigger: () => Promise.resolve(stop()) },
+  {
+    name: 'turn time budget',
+    setup: () => setting('turnTimeoutMinutes', 0.6 / 60),
+    trigger: async () => undefined,
+  },
+  {
+    name: 'tool-call cap',
+    setup: () => setting('maxToolCallsPerTurn', 1),
+    toolCalls: 2,
+    trigger: async () => undefined,
+  },
+  {
+    name: 'panel closed',
+    trigger: async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    },
+  },
+  {
+    name: 'new prompt (send now)',
+    trigger: () => Promise.resolve(send('follow-up text', 'stopAndSend')),
+    triggerMayHang: true,
+    after: async (agent, report, b, triggered) => {
+      if (b === 'exits') {
+        // The agent died: the follow-up starts a new process (whose first prompt hangs, as
+        // this scenario's first prompt does); it must go out after the exit.
+        await waitUntil('the follow-up prompt', () => received(agent.entries(), 'session/prompt').length === 2);
+        const second = received(agent.entries(), 'session/prompt')[1];
+        const ev = evidenceTime(agent.entries())!;
+        assert.equal(second.msg.params.prompt[0].text, 'follow-up text');
+        assert.ok(second.t >= ev, `the new prompt went out ${second.t - ev} ms after the exit`);
+        return;
+      }
+      const result = (await triggered) as { status: string };
+      const entries = agent.entries();
+      const prompts = received(entries, 'session/prompt');
+      if (report.outcome === 'abort-unverified') {
+        assert.equal(result.status, 'not-sent');
+        assert.equal(prompts.length, 1, 'no second prompt after an unverified stop');
+        assert.equal((await api()).state()!.lastRestoredInput, 'follow-up text', 'the text goes back to the input box');
+      } else {
+        assert.equal(result.status, 'completed', JSON.stringify(result));
+        const second = prompts[prompts.length - 1];
+        assert.equal(second.msg.params.prompt[0].text, 'follow-up text');
+        const ev = evidenceTime(entries);
+        assert.ok(ev !== undefined && second.t >= ev, `the new prompt went out ${ev !== undefined ? second.t - ev : '?'} ms after the evidence`);
+      }
+    },
+  },
+  {
+    name: 'new session',
+    trigger: () => Promise.resolve(vscode.commands.executeCommand('reins.newSession')),
+    after: async (agent, report) => replacementWaited(agent, report, 'session/new'),
+  },
+  {
+    name: 'switch agent',
+    trigger: async (agent) => {
+      const other = await addAgent({ prompts: [{ steps: [{ text: 'other' }] }] });
+      const ok = await vscode.commands.executeCommand('reins.selectAgent', other.name);
+      return { ok, other };
+    },
+    after: async (agent, report, _b, triggered) => {
+      const { ok, other } = (await triggered) as { ok: boolean; other: ScriptedAgent };
+      if (report.outcome === 'abort-unverified') {
+        assert.equal(ok, false);
+        assert.equal(received(other.entries(), 'initialize').length, 0, 'the other agent did not start');
+      } else {
+        assert.equal(ok, true);
+        const ev = evidenceTime(agent.entries())!;
+        const init = received(other.entries(), 'initialize')[0];
+        assert.ok(init.t >= ev, `the new agent started ${init.t - ev} ms after the evidence`);
+      }
+    },
+  },
+  {
+    name: 'restart agent',
+    trigger: () => Promise.resolve(vscode.commands.executeCommand('reins.restartAgent')),
+    after: async (agent, report) => replacementWaited(agent, report, 'initialize'),
+  },
+];
+
+async function replacementWaited(agent: ScriptedAgent, report: StopReport, method: string): Promise<void> {
+  const entries = agent.entries();
+  const all = received(entries, method);
+  if (report.outcome === 'abort-unverified') {
+    assert.equal(all.length, 1, `no second ${method} after an unverified stop`);
+    return;
+  }
+  await waitUntil(`a second ${method}`, () => received(agent.entries(), method).length >= 2);
+  const second = received(agent.entries(), method)[1];
+  const ev = evidenceTime(agent.entries())!;
+  assert.ok(second.t >= ev, `${method} went out ${second.t - ev} ms after the evidence`);
+}
+
+const behaviours = Object.keys(expected) as Behaviour[];
+
+describe('settle contract: every exit path × agent behaviour', function () {
+  this.timeout(40_000);
+  before(() => setting('settleTimeoutSeconds', SETTLE_S));
+  after(resetReins);
+
+  for (const path of paths) {
+    describe(path.name, () => {
+      afterEach(async () => {
+        await vscode.commands.executeCommand('reins.forceStop');
+        await setting('turnTimeoutMinutes', undefined);
+        await setting('maxToolCallsPerTurn', undefined);
+      });
+
+      for (const b of behaviours) {
+        it(`${b} → ${expected[b]}`, async () => {
+          await path.setup?.();
+          const agent = await addAgent(scenario(b, path.toolCalls));
+          await vscode.commands.executeCommand('reins.openPanel');
+          await useAgent(agent);
+          const stops = await collectStops();
+          try {
+            const turn = send(`first prompt (${b})`);
+            await waitUntil('the prompt to reach the agent', () => received(agent.entries(), 'session/prompt').length === 1);
+            // (With a tool-call cap the stop comes at the second tool call, before any permission.)
+            if (b === 'permission' && !path.toolCalls) {
+              await waitUntil('the permission request', () => sent(agent.entries(), 'session/request_permission').length === 1);
+            }
+            const sessionId = received(agent.entries(), 'session/prompt')[0].msg.params.sessionId;
+            const triggered = path.trigger(agent);
+            await waitUntil('the stop report', () => stops.reports.length >= 1, 15_000);
+            const report = stops.reports[0];
+            if (!path.triggerMayHang) await triggered;
+            await turn;
+            const entries = agent.entries();
+
+            // Exactly one routine. (Sabotage: FolderSession.send calling rt.stop twice on send
+            // now printed "2 stop reports, want exactly 1".)
+            assert.equal(stops.reports.length, 1, `${stops.reports.length} stop reports, want exactly 1`);
+            assert.equal(report.outcome, expected[b], `outcome ${report.outcome}, want ${expected[b]}`);
+            // session/cancel: sent, as a notification, with the right session id.
+            const c = cancels(entries);
+            assert.ok(c.length >= 1 || b === 'exits', `session/cancel sent ${c.length} times, want at least 1`);
+            assert.ok(received(entries, 'session/cancel').every((w) => !('id' in w.msg) && w.msg.params.sessionId === sessionId), 'cancel is a notification for this session');
+            const request = sent(entries, 'session/request_permission')[0];
+            if (request) {
+              const answer = responseTo(entries, 'in', request.msg.id!);
+              // Sabotage (cancelPermissions effect removed): "permission answered undefined, want cancelled".
+              assert.equal(answer?.msg.result?.outcome?.outcome, 'cancelled', `permission answered ${answer?.msg.result?.outcome?.outcome}, want cancelled`);
+            }
+            if (b === 'slow' || b === 'goose') {
+              const took = report.settledAt! - report.requestedAt;
+              assert.ok(took >= 1700, `settled after ${took} ms: the slow unwind must be waited for`);
+            }
+            assert.deepEqual(promptOverlaps(agent.entries()), [], 'no prompt while another ran');
+            await path.after?.(agent, report, b, triggered);
+            // Fencing: no cancel after the evidence for this turn beyond the ones in flight.
+            const ev = evidenceTime(agent.entries());
+            if (ev !== undefined && report.outcome !== 'abort-unverified') {
+              const late = cancels(agent.entries()).filter((w) => w.t > ev + 50);
+              assert.equal(late.length, 0, `${late.length} cancels after turn ${report.turnId} settled`);
+            }
+          } finally {
+            stops.dispose();
+          }
+        });
+      }
+    });
+  }
+});
+
+describe('settle contract: around the routine', function () {
+  this.timeout(30_000);
+  afterEach(resetReins);
+
+  it('a dead stream mid-turn goes through the routine: agent-exited, text given back', async () => {
+    const agent = await addAgent('crash-mid-turn');
+    await useAgent(agent);
+    const stops = await collectStops();
+    const result = await send('this prompt dies with the agent');
+    stops.dispose();
+    assert.equal(result.status, 'stopped');
+    assert.equal(stops.reports.length, 1);
+    assert.equal(stops.reports[0].cause, 'dead-stream');
+    assert.equal(stops.reports[0].outcome, 'agent-exited');
+    assert.equal((await api()).state()!.lastRestoredInput, 'this prompt dies with the agent');
+  });
+
+  it('a stop with no turn in flight sends no cancel', async () => {
+    const agent = await addAgent('quick');
+    await useAgent(agent);
+    const result = await stop();
+    assert.equal(result.outcome, 'completed');
+    assert.equal(cancels(agent.entries()).length, 0, 'session/cancel sent while no turn was in flight');
+  });
+
+  it('an unverified stop keeps the folder closed; check again finds late evidence; force stop opens it', async () => {
+    await setting('settleTimeoutSeconds', 1);
+    const agent = await addAgent({ prompts: [{ steps: [{ hang: true }], onCancel: { delayMs: 2500 } }] });
+    await useAgent(agent);
+    void send('first');
+    await waitUntil('the prompt', () => received(agent.entries(), 'session/prompt').length === 1);
+    const first = await stop();
+    assert.equal(first.outcome, 'abort-unverified');
+    const reins = await api();
+    assert.equal(reins.state()!.turn, 'unverified');
+    assert.equal(reins.state()!.canSend, false);
+    // A prompt now is refused and kept.
+    const refused = await send('not yet', 'stopAndSend');
+    assert.equal(refused.status, 'not-sent');
+    assert.equal(reins.state()!.lastRestoredInput, 'not yet');
+    assert.equal(received(agent.entries(), 'session/prompt').length, 1);
+    // Late evidence (the answer after 2.5 s) opens the gate by itself.
+    await waitUntil('the late answer to open the gate', () => reins.state()!.turn === 'idle', 5000);
+    assert.equal(reins.state()!.lastStop?.outcome, 'aborted');
+  });
+
+  it('leftover tool processes are found after the stop and ended on request', async () => {
+    await setting('leftoverProcesses', 'end');
+    const agent = await addAgent('tool-leftover');
+    await useAgent(agent);
+    void send('run the long tool');
+    await waitUntil('the tool process', () => events(agent.entries(), 'tool-process-started').length === 1);
+    const pid = events(agent.entries(), 'tool-process-started')[0].pid as number;
+    const result = await stop();
+    assert.equal(result.outcome, 'aborted');
+    assert.ok(result.leftovers.some((p) => p.pid === pid && /sleep 37/.test(p.command)), JSON.stringify(result.leftovers));
+    await waitUntil('the leftover to end', () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 5000);
+    const t = (await api()).state()!.transcript;
+    assert.ok(t.some((e) => e.kind === 'notice' && /aborted — \d tool process(es)? still running: .*sleep 37/.test(e.text)), JSON.stringify(t.filter((e) => e.kind === 'notice')));
+  });
+
+  it('one running turn per folder: a second prompt from the command API asks, and "keep" keeps the text', async () => {
+    const agent = await addAgent('slow-unwind');
+    await useAgent(agent);
+    void send('first');
+    await waitUntil('the prompt', () => received(agent.entries(), 'session/prompt').length === 1);
+    const second = await send('second, kept', 'keep');
+    assert.equal(second.status, 'not-sent');
+    assert.equal((await api()).state()!.lastRestoredInput, 'second, kept');
+    assert.equal(received(agent.entries(), 'session/prompt').length, 1);
+    await vscode.commands.executeCommand('reins.forceStop');
+  });
+});
