@@ -49,22 +49,25 @@ if (code) {
   child.on('exit', (c) => process.exit(c ?? 1));
 } else {
   // Imported lazily: only this path needs code-server.
-  const { startCodeServer, workbenchUrl } = await import('../test/host/codeServer.mjs');
+  const host = await import('../test/host/codeServer.mjs');
   const port = Number(process.env.REINS_PORT || 8080);
   log(`no desktop \`code\` on PATH: starting code-server on 127.0.0.1:${port} (first run installs it, ~2–4 min)…`);
-  const server = await startCodeServer({ folder, port, verbose: true });
-  const url = workbenchUrl(server, { folder, extensionDevelopmentPath: repo });
+  const server = await host.startCodeServer({ folder, port, verbose: true });
+  const url = host.workbenchUrl(server, { folder, extensionDevelopmentPath: repo });
   console.log(`
 [start] Reins is loaded in an [Extension Development Host]. Open this URL in a browser:
 
   ${url}
 
-  Use it exactly as printed: the host in the URL must be 127.0.0.1:${port} (from another
-  machine: ssh -L ${port}:127.0.0.1:${port} …). Rebuild with \`npm run build\`, then run
-  "Developer: Reload Window" in the browser. Ctrl-C stops the server.
+  The server listens on 127.0.0.1 only (no password); from another machine forward the port:
+  ssh -L ${port}:127.0.0.1:${port} …  After \`npm run build\`, run "Developer: Reload Window"
+  in the browser. Ctrl-C stops the server.
 `);
   const { code: exitCode, signal } = await server.exited;
-  console.error(`[start] code-server exited (${exitCode ?? signal})`);
-  await server.stop();
-  process.exit(1);
+  // After Ctrl-C the signal handler in codeServer.mjs stops everything and exits.
+  if (!host.shuttingDown) {
+    console.error(`[start] code-server exited by itself (${exitCode ?? signal})`);
+    await server.stop();
+    process.exit(1);
+  }
 }

@@ -174,6 +174,7 @@ export class FolderSession implements vscode.Disposable {
 
   /** A fresh session with the same agent; only once the running turn has settled. */
   async newSession(): Promise<boolean> {
+    await this.starting; // a start in progress finishes first: it is not to be replaced half-made
     const rt = this.runtimeValue;
     if (!rt || rt.phase !== 'ready') {
       this.transcript.clear();
@@ -207,6 +208,7 @@ export class FolderSession implements vscode.Disposable {
       );
       return false;
     }
+    await this.starting;
     const old = this.runtimeValue;
     if (old) {
       const report = await old.stop('replace-session');

@@ -55,6 +55,8 @@ export class ProtocolTracer {
       const key = String(m.id);
       const request = theirs.get(key);
       theirs.delete(key);
+      // vscode-jsonrpc drops these silently; say so whatever the trace level.
+      if (!request && arrow === '←') this.log.warn(`ignored a response to an unknown request id ${JSON.stringify(m.id)}`);
       const took = request ? ` to ${request.method} after ${now - request.at} ms` : ' to an unknown request';
       head = `${m.error ? `error ${m.error.code} "${m.error.message}"` : 'response'} #${m.id}${took}`;
     }

@@ -167,9 +167,10 @@ function planFor(k: Keyword, userTexts: string[], tools: string[], o: FakeModelO
     case 'LONGCMD':
       return shellCall(tools);
     case 'EDIT': {
-      // The prompt may name the absolute path to write (agents differ on relative paths).
+      // The prompt may name the absolute path to write, right after the keyword (agents differ
+      // on relative paths; gemini's context also lists the folder, `└───hello.txt`).
       const last = [...userTexts].reverse().find((t) => t.includes('EDIT')) ?? '';
-      const file = /(\S*hello\.txt)/.exec(last)?.[1] ?? 'hello.txt';
+      const file = /EDIT\s+(\S*hello\.txt)/.exec(last)?.[1] ?? 'hello.txt';
       return editCall(tools, file);
     }
   }

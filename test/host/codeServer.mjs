@@ -10,39 +10,56 @@ import { ensureCodeServer, hostEnv } from './installCodeServer.mjs';
 
 // ---- cleanup that also runs on Ctrl-C, kill and crashes ---------------------------------
 const cleanups = new Set();
+/** True once a signal or crash started the shutdown (callers then just let it finish). */
+export let shuttingDown = false;
 /** Registers fn to run on cleanupAll() / SIGINT / SIGTERM / uncaught errors; returns an unregister. */
 export function onCleanup(fn) {
   cleanups.add(fn);
   return () => cleanups.delete(fn);
 }
-export async function cleanupAll() {
-  const fns = [...cleanups].reverse(); // last started, first stopped (browser before server)
-  cleanups.clear();
-  for (const fn of fns) {
-    try {
-      await fn();
-    } catch (err) {
-      console.error(`[host] cleanup failed: ${err?.message ?? err}`);
+let cleaning = null;
+/** Runs every registered cleanup once; concurrent callers (signal handler + main) share one run. */
+export function cleanupAll() {
+  cleaning ??= (async () => {
+    const fns = [...cleanups].reverse(); // last started, first stopped (browser before server)
+    cleanups.clear();
+    for (const fn of fns) {
+      try {
+        await fn();
+      } catch (err) {
+        console.error(`[host] cleanup failed: ${err?.message ?? err}`);
+      }
     }
-  }
+  })().finally(() => (cleaning = null));
+  return cleaning;
 }
+// Process groups of servers not yet confirmed gone: killed synchronously if we exit early.
+const liveGroups = new Set();
 let handlersInstalled = false;
 function installSignalHandlers() {
   if (handlersInstalled) return;
   handlersInstalled = true;
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
+      shuttingDown = true;
       console.error(`[host] ${sig}: stopping code-server and browser…`);
       cleanupAll().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
     });
   }
   process.once('uncaughtException', (err) => {
+    shuttingDown = true;
     console.error('[host] uncaught error:', err);
     cleanupAll().finally(() => process.exit(1));
   });
-  // Last resort if the process exits without cleanupAll(): synchronously kill the groups.
+  // Last resort if the process exits before cleanup finished: SIGKILL the server groups.
   process.once('exit', () => {
-    for (const fn of cleanups) fn.sync?.();
+    for (const pgid of liveGroups) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   });
 }
 
@@ -131,6 +148,7 @@ export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.
       // already gone
     }
   };
+  liveGroups.add(child.pid);
   const stop = async () => {
     unregister();
     if (!exited) {
@@ -138,11 +156,12 @@ export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.
       const timer = setTimeout(() => killGroup('SIGKILL'), 5000);
       await exitPromise;
       clearTimeout(timer);
-      killGroup('SIGKILL'); // stragglers in the group (extension host children)
     }
+    // The extension host outlives code-server on SIGTERM (seen): always finish the group off.
+    killGroup('SIGKILL');
+    liveGroups.delete(child.pid);
     if (!process.env.REINS_KEEP_SCRATCH) rmSync(scratch, { recursive: true, force: true });
   };
-  stop.sync = () => killGroup('SIGKILL');
   const unregister = onCleanup(stop);
 
   const url = `http://${host}:${port}`;
@@ -190,6 +209,11 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
     executablePath: chromiumPath(),
     headless,
     viewport,
+    // Our handlers close the browser first and then stop the server; Playwright's own would
+    // process.exit() midway through that.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });

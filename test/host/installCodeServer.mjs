@@ -50,12 +50,24 @@ export function hostEnv(paths = hostPaths(), base = process.env) {
 
 const log = (msg) => console.log(`[host-install] ${msg}`);
 
+// npm runs in its own process group so that, if we exit early (Ctrl-C, timeout), the whole
+// install (npm → postinstall → nested npm → node-gyp) is killed instead of running on orphaned.
 function run(cmd, args, opts) {
   return new Promise((ok, fail) => {
-    const child = spawn(cmd, args, { stdio: 'inherit', ...opts });
+    const child = spawn(cmd, args, { stdio: 'inherit', detached: true, ...opts });
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    process.once('exit', killGroup);
     child.on('error', fail);
-    child.on('exit', (code, signal) =>
-      code === 0 ? ok() : fail(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)));
+    child.on('exit', (code, signal) => {
+      process.off('exit', killGroup);
+      code === 0 ? ok() : fail(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`));
+    });
   });
 }
 
@@ -71,24 +83,48 @@ function capture(cmd, args, opts) {
 }
 
 // A mkdir lock, so two test runs starting together don't install into the same folder.
+// It holds the owner's pid: a lock whose owner is dead (Ctrl-C, kill) is taken over.
 async function withLock(dir, fn) {
   const lock = `${dir}.lock`;
+  const ownerFile = join(lock, 'pid');
   mkdirSync(dirname(lock), { recursive: true });
   for (let waited = 0; ; waited += 2) {
     try {
       mkdirSync(lock);
+      writeFileSync(ownerFile, String(process.pid));
       break;
     } catch {
-      // A lock older than 30 min is left over from a killed install.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 30 * 60_000) rmSync(lock, { recursive: true, force: true });
+      if (!ownerAlive(ownerFile)) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
       if (waited % 30 === 0) log(`waiting for another install (${lock})…`);
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
+  const release = () => rmSync(lock, { recursive: true, force: true });
+  process.once('exit', release); // also when something calls process.exit() mid-install
   try {
     return await fn();
   } finally {
-    rmSync(lock, { recursive: true, force: true });
+    process.off('exit', release);
+    release();
+  }
+}
+
+function ownerAlive(ownerFile) {
+  let pid;
+  try {
+    pid = Number(readFileSync(ownerFile, 'utf8'));
+  } catch {
+    // Just created and pid not written yet, or unreadable: count as alive unless old.
+    return Date.now() - (statSync(dirname(ownerFile), { throwIfNoEntry: false })?.mtimeMs ?? 0) < 10_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
   }
 }
 
@@ -142,6 +178,8 @@ export async function ensureCodeServer({ quiet = false } = {}) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // Exit through process.exit so the 'exit' hooks kill npm's group and release the lock.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.once(sig, () => process.exit(130));
   const t = Date.now();
   ensureCodeServer()
     .then((p) => {

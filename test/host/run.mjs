@@ -12,7 +12,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, launchBrowser, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, launchBrowser, onCleanup, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { runUiSmoke } from './uiSmoke.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,10 +33,11 @@ const NOISE = [
   /^Updating additional builtin extensions cache|^\[Service Worker\]|^\[AgentHost:|^\[AccountPolicyGate\]/,
 ];
 
-/** A fresh copy of the fixture workspace, so tests may edit files freely. */
+/** A fresh copy of the fixture workspace, so tests may edit files freely; removed at cleanup. */
 function freshWorkspace() {
   const dir = mkdtempSync(join(tmpdir(), 'reins-ws-'));
   cpSync(join(repo, 'test/fixtures/workspace'), dir, { recursive: true });
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -142,12 +143,10 @@ async function main() {
           () => true,
           (err) => (console.error(`[ui-smoke] FAILED: ${err?.message ?? err}`), false));
         results.push([`ui smoke (${secs(t)})`, ok ? 0 : 1]);
-        rmSync(uiWorkspace, { recursive: true, force: true });
       }
     }
   } finally {
     await cleanupAll();
-    rmSync(workspace, { recursive: true, force: true });
   }
   const failed = results.filter(([, c]) => c !== 0);
   console.log(`\n[integration] summary (${secs()} total):`);
@@ -158,6 +157,7 @@ async function main() {
 main().then(
   (code) => process.exit(code),
   async (err) => {
+    if (shuttingDown) return; // Ctrl-C broke the run; the signal handler cleans up and exits
     console.error('[integration] error:', err);
     await cleanupAll();
     process.exit(1);

@@ -7,7 +7,7 @@
 // .entry.user, .entry.agent, .entry.tool, .entry.permission button[data-option-id], #stop, #status.
 //
 // Standalone: `node test/host/uiSmoke.mjs` (needs dist/ built); run.mjs calls runUiSmoke().
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -176,8 +176,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     () => log('PASS'),
     async (err) => {
       console.error(`[ui-smoke] FAILED: ${err.message}`);
-      await cleanupAll();
-      process.exit(1);
+      process.exitCode = 1;
     },
-  );
+  ).finally(async () => {
+    await cleanupAll();
+    rmSync(workspace, { recursive: true, force: true });
+  });
 }

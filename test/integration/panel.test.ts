@@ -48,12 +48,31 @@ describe('panel and prompt', () => {
   });
 
   it('tool calls and their updates show in the transcript', async () => {
-    const agent = await addAgent('tool-calls');
+    const agent = await addAgent({
+      prompts: [
+        {
+          steps: [
+            { tool: { id: 'call-read', title: 'Read src/main.ts', kind: 'read', status: 'pending' } },
+            { toolUpdate: { id: 'call-read', status: 'completed', text: 'export function main() {}' } },
+            { tool: { id: 'call-dup', title: 'Run ls', kind: 'execute', status: 'pending' } },
+            // An older adapter sends tool_call twice for the same id: one entry, updated.
+            { tool: { id: 'call-dup', title: 'Run ls', kind: 'execute', status: 'in_progress' } },
+            { toolUpdate: { id: 'call-dup', status: 'failed', text: 'ls: permission denied' } },
+            { text: 'All done.' },
+          ],
+        },
+      ],
+    });
     await useAgent(agent);
     await send('tools');
     const tools = (await api()).state()!.transcript.filter((e) => e.kind === 'tool');
-    assert.ok(tools.length >= 1, 'tool entries');
-    assert.ok(tools.every((t) => t.kind === 'tool' && t.status === 'completed'), JSON.stringify(tools));
+    assert.deepEqual(
+      tools.map((t) => t.kind === 'tool' && [t.id, t.status, t.detail]),
+      [
+        ['call-read', 'completed', 'export function main() {}'],
+        ['call-dup', 'failed', 'ls: permission denied'],
+      ],
+    );
   });
 
   it('the protocol trace logs every message with direction and timing, never env values', async () => {
