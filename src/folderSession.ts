@@ -55,13 +55,17 @@ export class FolderSession implements vscode.Disposable {
     readonly folder: vscode.WorkspaceFolder,
     private readonly extension: vscode.ExtensionContext,
     private readonly log: vscode.LogOutputChannel,
-    private readonly gate: FolderGate,
+    private readonly gate: FolderGate<AgentRuntime>,
   ) {
     this.agent = resolveAgent(extension.extensionPath);
   }
 
   get key(): string {
     return this.folder.uri.toString();
+  }
+  /** The gate compares folders by path (nested folders share one checkout). */
+  private get gatePath(): string {
+    return this.folder.uri.fsPath;
   }
   get runtime(): AgentRuntime | undefined {
     return this.runtimeValue;
@@ -80,8 +84,7 @@ export class FolderSession implements vscode.Disposable {
       trusted: vscode.workspace.isTrusted,
       agent: rt?.phase,
       turn,
-      gate: this.gate.check(this.key, rt),
-      stoppingSince: turn.phase === 'stopping' ? turn.stop.firstCancelAt : undefined,
+      gate: this.gate.check(this.gatePath, rt),
       now: Date.now(),
     });
   }
@@ -128,12 +131,27 @@ export class FolderSession implements vscode.Disposable {
         return { status: 'not-sent', reason: 'the previous turn did not confirm its stop' };
       }
     }
-    const verdict = this.gate.check(this.key, rt);
+    let verdict = this.gate.check(this.gatePath, rt);
+    if (!verdict.open && verdict.why === 'running') {
+      // Another agent runs a turn in this folder (or one nested with it): one at a time.
+      const holder = verdict.holder;
+      const choice =
+        whenBusy === 'keep'
+          ? undefined
+          : await vscode.window.showWarningMessage(
+              `${holder.name} is running a turn in ${this.folder.name}. Only one agent works in a folder at a time: stop it and send, or wait?`,
+              { modal: true },
+              'Stop and Send',
+              'Wait',
+            );
+      if (choice === 'Stop and Send') await holder.stop('send-now');
+      verdict = this.gate.check(this.gatePath, rt);
+    }
     if (!verdict.open) {
       const why =
         verdict.why === 'unverified'
           ? `${verdict.holder.name}'s last stop in ${this.folder.name} was not confirmed. Check again or force stop it first.`
-          : `Another turn is running in ${this.folder.name} (${verdict.holder.name}). Stop it or wait for it to finish.`;
+          : `${verdict.holder.name} is running a turn in ${this.folder.name}. Stop it or wait for it to finish.`;
       this.giveBack(text, why);
       if (verdict.why === 'unverified') void this.offerUnverifiedChoices(verdict.holder);
       return { status: 'not-sent', reason: why };
@@ -286,7 +304,7 @@ export class FolderSession implements vscode.Disposable {
 
   private wire(rt: AgentRuntime): void {
     const d = this.perRuntime;
-    d.add(this.gate.register(this.key, rt));
+    d.add(this.gate.register(this.gatePath, rt));
     d.add(rt.onDidChangeState(() => this._onDidChange.fire()));
     d.add(rt.onUpdate((n) => this.transcript.apply(n)));
     d.add(rt.onTurnStarted(({ text }) => this.transcript.user(text)));

@@ -6,13 +6,14 @@ import { parallelTurnsPerFolder } from './config';
 import { FolderSession } from './folderSession';
 import { PanelHost } from './panel/panelHost';
 import { FolderGate } from './session/folderGate';
+import type { AgentRuntime } from './session/agentRuntime';
 import type { PanelAction } from './shared/messages';
 
 /** How long deactivation waits for each running turn to confirm its stop before killing. */
 export const DEACTIVATE_BUDGET_MS = 2000;
 
 export class Reins implements vscode.Disposable {
-  readonly gate = new FolderGate(parallelTurnsPerFolder);
+  readonly gate = new FolderGate<AgentRuntime>(parallelTurnsPerFolder);
   private readonly sessions = new Map<string, FolderSession>();
   private readonly panels = new Map<string, PanelHost>();
   private lastFolder: string | undefined;

@@ -1,46 +1,58 @@
 // One running turn per workspace folder, across panels, sessions and agents of the window.
+// Folders are compared by path, and a folder nested in another counts as the same checkout:
+// an agent in /repo and one in /repo/packages/app would edit the same files.
 // The gate keeps no state of its own beside the runtimes: whether a folder is busy is read
 // from their turn machines each time, so it can never disagree with them.
-import type { AgentRuntime } from './agentRuntime';
+import * as path from 'node:path';
 import type { Disposable } from '../util/disposable';
+import type { AgentPhase } from './agentRuntime';
+import type { TurnState } from './turnMachine';
 
-export type GateVerdict =
+/** What the gate reads of a runtime. */
+export interface GateMember {
+  readonly name: string;
+  readonly phase: AgentPhase;
+  readonly turn: TurnState;
+}
+
+export type GateVerdict<M extends GateMember = GateMember> =
   | { open: true }
-  | { open: false; why: 'running' | 'unverified'; holder: AgentRuntime };
+  | { open: false; why: 'running' | 'unverified'; holder: M };
 
-export class FolderGate {
-  private readonly byFolder = new Map<string, Set<AgentRuntime>>();
+export class FolderGate<M extends GateMember = GateMember> {
+  private readonly members = new Map<M, string>();
 
   constructor(private readonly parallelAllowed: () => boolean = () => false) {}
 
-  register(folder: string, runtime: AgentRuntime): Disposable {
-    let set = this.byFolder.get(folder);
-    if (!set) this.byFolder.set(folder, (set = new Set()));
-    set.add(runtime);
-    return {
-      dispose: () => {
-        set!.delete(runtime);
-        if (set!.size === 0) this.byFolder.delete(folder);
-      },
-    };
+  register(folderPath: string, member: M): Disposable {
+    this.members.set(member, path.resolve(folderPath));
+    return { dispose: () => this.members.delete(member) };
   }
 
   /**
-   * May `candidate` start a turn (or a replacement session) in `folder` now? An unverified
+   * May `candidate` start a turn (or a replacement session) in `folderPath` now? An unverified
    * stop closes the folder whatever the settings say: its agent may still be editing it.
    */
-  check(folder: string, candidate?: AgentRuntime): GateVerdict {
-    for (const runtime of this.byFolder.get(folder) ?? []) {
-      const phase = runtime.turn.phase;
-      if (phase === 'unverified') return { open: false, why: 'unverified', holder: runtime };
-      if (phase === 'idle' || runtime === candidate) continue;
-      if (runtime.phase !== 'ready') continue; // a dead agent holds nothing
-      if (!this.parallelAllowed()) return { open: false, why: 'running', holder: runtime };
+  check(folderPath: string, candidate?: M): GateVerdict<M> {
+    const folder = path.resolve(folderPath);
+    let running: M | undefined;
+    for (const [member, memberFolder] of this.members) {
+      if (!overlaps(folder, memberFolder)) continue;
+      const phase = member.turn.phase;
+      if (phase === 'unverified') return { open: false, why: 'unverified', holder: member };
+      if (phase === 'idle' || member === candidate || member.phase !== 'ready') continue;
+      running ??= member;
     }
+    if (running && !this.parallelAllowed()) return { open: false, why: 'running', holder: running };
     return { open: true };
   }
+}
 
-  runtimes(folder: string): AgentRuntime[] {
-    return [...(this.byFolder.get(folder) ?? [])];
-  }
+/** The same folder, or one inside the other. */
+export function overlaps(a: string, b: string): boolean {
+  const inside = (child: string, parent: string) => {
+    const rel = path.relative(parent, child);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  return inside(a, b) || inside(b, a);
 }

@@ -14,8 +14,6 @@ export interface StatusInputs {
   agent: AgentPhase | undefined;
   turn: TurnState;
   gate: GateVerdict;
-  /** When the current stop's first cancel went out (for "cancel sent 1.2 s ago"). */
-  stoppingSince?: number;
   now: number;
 }
 
@@ -43,7 +41,10 @@ export function deriveStatus(i: StatusInputs): PanelStatus {
       : i.agent;
   let detail: string;
   if (!i.trusted) detail = 'This folder is not trusted: Reins starts no agent here until you trust it.';
-  else if (turn === 'stopping') detail = `Stopping… waiting for the agent to confirm${i.stoppingSince ? ` (cancel sent ${((i.now - i.stoppingSince) / 1000).toFixed(1)} s ago)` : ''}`;
+  else if (i.turn.phase === 'stopping') {
+    const since = i.turn.stop.firstCancelAt;
+    detail = `Stopping… waiting for the agent to confirm${since !== undefined ? ` (cancel sent ${((i.now - since) / 1000).toFixed(1)} s ago)` : ''}`;
+  }
   else if (turn === 'unverified') detail = 'Stop not confirmed: the agent may still be working. No new work starts in this folder until it is.';
   else if (turn === 'running') detail = 'Working…';
   else if (turn === 'sending') detail = 'The agent is finishing an earlier run; sending as soon as it is free…';

@@ -33,8 +33,9 @@ export function cleanupAll() {
   })().finally(() => (cleaning = null));
   return cleaning;
 }
-// Process groups of servers not yet confirmed gone: killed synchronously if we exit early.
-const liveGroups = new Set();
+// Synchronous last-resort cleanups (kill a server's group, remove temp dirs) for when the
+// process exits before cleanupAll() finished.
+const exitHooks = new Set();
 let handlersInstalled = false;
 function installSignalHandlers() {
   if (handlersInstalled) return;
@@ -53,11 +54,11 @@ function installSignalHandlers() {
   });
   // Last resort if the process exits before cleanup finished: SIGKILL the server groups.
   process.once('exit', () => {
-    for (const pgid of liveGroups) {
+    for (const hook of exitHooks) {
       try {
-        process.kill(-pgid, 'SIGKILL');
+        hook();
       } catch {
-        // already gone
+        // best effort
       }
     }
   });
@@ -148,7 +149,11 @@ export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.
       // already gone
     }
   };
-  liveGroups.add(child.pid);
+  const lastResort = () => {
+    killGroup('SIGKILL');
+    rmSync(scratch, { recursive: true, force: true });
+  };
+  exitHooks.add(lastResort);
   const stop = async () => {
     unregister();
     if (!exited) {
@@ -159,7 +164,7 @@ export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.
     }
     // The extension host outlives code-server on SIGTERM (seen): always finish the group off.
     killGroup('SIGKILL');
-    liveGroups.delete(child.pid);
+    exitHooks.delete(lastResort);
     if (!process.env.REINS_KEEP_SCRATCH) rmSync(scratch, { recursive: true, force: true });
   };
   const unregister = onCleanup(stop);
@@ -217,10 +222,13 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   });
+  const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+  exitHooks.add(removeProfile); // Playwright itself kills the browser when we exit
   const close = async () => {
     unregister();
     await Promise.race([context.close().catch(() => {}), new Promise((r) => setTimeout(r, 10_000))]);
-    rmSync(profile, { recursive: true, force: true });
+    exitHooks.delete(removeProfile);
+    removeProfile();
   };
   const unregister = onCleanup(close);
   const page = context.pages()[0] ?? (await context.newPage());

@@ -94,7 +94,7 @@ async function runCodeServer(workspace) {
   const code = await Promise.race([
     exited,
     server.exited.then((e) => {
-      if (finished) return 1;
+      if (finished || shuttingDown) return 1;
       console.error(`[integration] code-server exited (${e.code ?? e.signal}) during the suite`);
       return 1;
     }),

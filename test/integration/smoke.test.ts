@@ -30,6 +30,8 @@ describe('smoke', () => {
   });
 
   it('registers all Reins commands', async () => {
+    // getCommands() lists registered commands only, so activate first (also when grepped alone).
+    await vscode.extensions.getExtension(EXTENSION_ID)?.activate();
     const all = new Set(await vscode.commands.getCommands(true));
     const missing = COMMANDS.filter((c) => !all.has(c));
     assert.deepStrictEqual(missing, [], `missing commands: ${missing.join(', ')}`);

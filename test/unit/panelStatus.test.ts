@@ -1,0 +1,60 @@
+// UI state is derived from the turn machine, never kept beside it: a table of what the user sees.
+import * as assert from 'node:assert/strict';
+import { deriveStatus, type StatusInputs } from '../../src/session/panelStatus';
+import type { TurnState } from '../../src/session/turnMachine';
+
+const stop = { turnId: 1, cause: 'user' as const, requestedAt: 0, firstCancelAt: 1000, cancelsSent: 1 };
+const turns: Record<string, TurnState> = {
+  idle: { phase: 'idle' },
+  waiting: { phase: 'waiting', turnId: 1, attempt: 1, retryDeadline: 0 },
+  running: { phase: 'running', turnId: 1, attempt: 0 },
+  stopping: { phase: 'stopping', turnId: 1, stop },
+  unverified: { phase: 'unverified', turnId: 1, stop },
+};
+
+function status(turn: keyof typeof turns, over: Partial<StatusInputs> = {}) {
+  return deriveStatus({ agentName: 'goose', demo: false, folderName: 'repo', trusted: true, agent: 'ready', turn: turns[turn], gate: { open: true }, now: 2500, ...over });
+}
+
+describe('panel status (derived)', () => {
+  const rows: [keyof typeof turns, string, boolean, boolean][] = [
+    // turn, phase shown, canSend, canStop
+    ['idle', 'idle', true, false],
+    ['waiting', 'sending', true, true], // send now works here too: the waiting prompt comes back
+    ['running', 'running', true, true], // Enter while running = send now
+    ['stopping', 'stopping', false, true],
+    ['unverified', 'unverified', false, false],
+  ];
+  for (const [turn, phase, canSend, canStop] of rows) {
+    it(`${turn}: shows ${phase}, send ${canSend}, stop ${canStop}`, () => {
+      const s = status(turn);
+      assert.equal(s.turn, phase);
+      assert.equal(s.canSend, canSend);
+      assert.equal(s.canStop, canStop);
+    });
+  }
+
+  it('stopping says how long ago the cancel went out', () => {
+    assert.match(status('stopping').detail!, /cancel sent 1\.5 s ago/);
+  });
+
+  it('an untrusted folder accepts nothing and says why', () => {
+    const s = status('idle', { trusted: false });
+    assert.equal(s.agent, 'untrusted');
+    assert.equal(s.canSend, false);
+    assert.match(s.detail!, /not trusted/);
+  });
+
+  it('another agent running in the folder closes the input', () => {
+    const holder = { name: 'codex', phase: 'ready' as const, turn: turns.running };
+    const s = status('idle', { gate: { open: false, why: 'running', holder } });
+    assert.equal(s.canSend, false);
+    assert.match(s.detail!, /Another turn is running in repo \(codex\)/);
+  });
+
+  it('the demonstration agent is labelled', () => {
+    const s = status('idle', { demo: true });
+    assert.equal(s.demo, true);
+    assert.match(s.agentNote!, /demonstration/);
+  });
+});
