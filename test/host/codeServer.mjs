@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCodeServer, hostEnv } from './installCodeServer.mjs';
 
@@ -44,7 +44,7 @@ function installSignalHandlers() {
     process.once(sig, () => {
       shuttingDown = true;
       console.error(`[host] ${sig}: stopping code-server and browser…`);
-      cleanupAll().finally(() => process.exit(sig === 'SIGINT' ? 130 : 143));
+      cleanupAll().finally(() => process.exit(128 + os.constants.signals[sig]));
     });
   }
   process.once('uncaughtException', (err) => {

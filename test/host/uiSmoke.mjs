@@ -111,6 +111,8 @@ async function describeState(page, frame) {
  */
 export async function runUiSmoke({ server, workspace, extensionDevelopmentPath = repo, timeoutMs = 60_000 } = {}) {
   mkdirSync(resultsDir, { recursive: true });
+  // Stale pictures from an earlier run would mislead whoever reads test-results/.
+  for (const f of ['ui-smoke.png', 'ui-smoke-failure.png']) rmSync(join(resultsDir, f), { force: true });
   const ownServer = !server;
   if (ownServer) server = await startCodeServer({ folder: workspace });
   const browser = await launchBrowser();
@@ -139,7 +141,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
     });
     await step('user entry shown', () =>
       frame.locator('.entry.user', { hasText: PROMPT }).first().waitFor({ timeout: 10_000 }));
-    await step('agent answered', () =>
+    await step('first agent text shown', () =>
       frame.waitForFunction(
         () => [...document.querySelectorAll('.entry.agent')].some((e) => e.textContent.trim().length > 0),
         null, { timeout: timeoutMs }));
@@ -149,7 +151,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
 
     const answer = frame.locator('.entry.agent').last();
     if (!(await answer.isVisible())) throw new Error('the agent answer exists but is not visible');
-    log(`agent answered: ${JSON.stringify((await answer.innerText()).trim().slice(0, 200))}`);
+    log(`last agent entry: ${JSON.stringify((await answer.innerText()).trim().slice(0, 200))}`);
     await page.screenshot({ path: join(resultsDir, 'ui-smoke.png') });
     log(`screenshot: ${join(resultsDir, 'ui-smoke.png')}`);
   } catch (err) {

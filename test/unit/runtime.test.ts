@@ -69,10 +69,14 @@ describe('runtime against the scripted agent', function () {
     const { rt, record } = await start('quick');
     const turn = rt.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
+    const asked = Date.now();
     const report = await rt.stop('user');
     assert.equal(report.outcome, 'aborted');
     assert.equal((await turn).kind, 'stopped');
     const sent = cancels(readRecord(record));
+    // Sent at once, not left to the first re-send at 250 ms. (Sabotage, the routine's first
+    // sendCancel removed: "first session/cancel reached the agent 262 ms after the stop".)
+    assert.ok(sent.length > 0 && sent[0].t - asked < 100, `first session/cancel reached the agent ${sent.length ? Math.round(sent[0].t - asked) : 'never'} ms after the stop`);
     // Sabotage (the routine's sendCancel effect removed): "session/cancel sent 0 times, want exactly 1"
     assert.equal(sent.length, 1, `session/cancel sent ${sent.length} times, want exactly 1`);
     assert.equal(sent[0].msg.params.sessionId, rt.sessionId);
@@ -97,6 +101,8 @@ describe('runtime against the scripted agent', function () {
     const first = rt.stop('user');
     await new Promise((r) => setTimeout(r, 100));
     const second = rt.stop('panel-closed');
+    // Sabotage (stop() not joining a stop in progress): "Timeout of 20000ms exceeded": the
+    // second call's deferred replaced the first one's, which then never resolved.
     const [a, b] = await Promise.all([first, second]);
     assert.strictEqual(a, b);
     assert.equal(a.cause, 'user');
@@ -110,7 +116,8 @@ describe('runtime against the scripted agent', function () {
     const report = await rt.stop('user');
     assert.equal(report.outcome, 'abort-unverified');
     assert.match(report.unverifiedCause ?? '', /no answer/);
-    assert.equal(rt.turn.phase, 'unverified');
+    // Sabotage (the settle timeout going to idle instead of unverified): "turn phase idle, want unverified".
+    assert.equal(rt.turn.phase, 'unverified', `turn phase ${rt.turn.phase}, want unverified`);
     const refused = await rt.prompt('next');
     assert.equal(refused.kind, 'not-sent');
     assert.equal(received(readRecord(record), 'session/prompt').length, 1, 'no new prompt before evidence');
@@ -147,8 +154,8 @@ describe('runtime against the scripted agent', function () {
     void rt.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     const report = await rt.stop('user');
-    // Sabotage (resend timer not started): "outcome abort-unverified, want aborted" after 10 s.
-    assert.equal(report.outcome, 'aborted');
+    // Sabotage (the resend timer not started): "outcome abort-unverified, want aborted" after 10 s.
+    assert.equal(report.outcome, 'aborted', `outcome ${report.outcome}, want aborted`);
     assert.ok(events(readRecord(record), 'cancel-dropped').length >= 1, 'the agent dropped the early cancel');
   });
 
@@ -158,11 +165,13 @@ describe('runtime against the scripted agent', function () {
     void rt.prompt('go');
     await asked;
     const report = await rt.stop('user');
-    const entries = readRecord(record);
+    const entries = await waitForRecord(record, (e) => cancels(e).length > 0);
     const request = entries.find((e) => e.dir === 'out' && (e as any).msg.method === 'session/request_permission') as any;
     const answer = responseTo(entries, 'in', request.msg.id);
-    // Sabotage (cancelPermissions effect removed): "expected { outcome: 'cancelled' }, got undefined" (never answered).
     assert.deepEqual(answer?.msg.result?.outcome, { outcome: 'cancelled' });
+    // Step 2 of the routine comes before step 3. (Sabotage, the cancelPermissions effect
+    // removed: the permission was only cleared when the turn ended, and this printed
+    // "permission answered before (or with) the cancel".)
     assert.ok(answer!.t <= cancels(entries)[0].t + 5, 'permission answered before (or with) the cancel');
     assert.equal(report.outcome, 'aborted');
   });
@@ -262,6 +271,7 @@ describe('runtime against the scripted agent', function () {
     const pid = events(started, 'tool-process-started')[0].pid as number;
     const report: StopReport = await rt.stop('user');
     assert.equal(report.outcome, 'aborted');
+    // Sabotage (leftoverProcesses() not called): printed "[]".
     // The tool is `sh -c "sleep 37"`: the shell and, where it does not exec, its sleep.
     assert.ok(report.leftovers.some((p) => p.pid === pid), JSON.stringify(report.leftovers));
     assert.ok(report.leftovers.every((p) => /sleep 37/.test(p.command)), JSON.stringify(report.leftovers));
@@ -275,6 +285,7 @@ describe('runtime against the scripted agent', function () {
     assert.equal(cancels(readRecord(record)).length, 0, 'no cancel when no turn was in flight');
   });
 
+  // Sabotage (the cap check removed): "Timeout of 20000ms exceeded" (the turn hung on).
   it('the tool-call cap stops the turn through the routine', async () => {
     const { rt, record } = await start('tool-calls', { maxToolCallsPerTurn: 1 });
     const result = await rt.prompt('go');
@@ -283,6 +294,7 @@ describe('runtime against the scripted agent', function () {
     assert.equal(cancels(readRecord(record)).length >= 1, true);
   });
 
+  // Sabotage (the budget timer not started): "Timeout of 20000ms exceeded".
   it('the turn time budget stops the turn through the routine', async () => {
     const { rt } = await start('slow-unwind', { turnTimeoutMs: 300 });
     const result = await rt.prompt('go');
@@ -297,6 +309,8 @@ describe('runtime against the scripted agent', function () {
     const toolPid = events(started, 'tool-process-started')[0].pid as number;
     const agentPid = rt.pid!;
     await rt.shutdown('deactivate', 500);
+    // Sabotage (end() signalling only the agent, not its group and tree): "condition not met":
+    // the tool's `sleep 37` outlived the agent.
     await waitFor(() => !isAlive(toolPid) && !isAlive(agentPid), 3000);
   });
 });

@@ -106,7 +106,8 @@ const table: Row[] = [
     phase: 'idle',
     effects: ['sendCancel:give-up', 'clearTimers', 'turnEnded:failed'],
   },
-  // fencing: events of another turn change nothing and send nothing
+  // fencing: events of another turn change nothing and send nothing. (Sabotage, the turn-id
+  // fence removed: 3 rows failed, e.g. "running + answered [turn 0]" ended turn 1: 'idle' !== 'running'.)
   { from: 'running', state: running, event: { kind: 'answered', turnId: 0, stopReason: 'end_turn', at: T }, phase: 'running', effects: [] },
   { from: 'stopping', state: stopping, event: { kind: 'timer', timer: 'resend', turnId: 0, at: T }, phase: 'stopping', effects: [] },
   { from: 'idle', state: idle, event: { kind: 'timer', timer: 'resend', turnId: 1, at: T }, phase: 'idle', effects: [] },
