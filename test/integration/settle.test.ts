@@ -78,12 +78,16 @@ const paths: ExitPath[] = [
     trigger: async () => undefined,
   },
   {
+    // Sabotage (PanelHost.onPanelClosed not stopping the turn): "timed out after 15000 ms
+    // waiting for the stop report".
     name: 'panel closed',
     trigger: async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     },
   },
   {
+    // Sabotage (FolderSession.send not awaiting the stop before sending): the runtime refused
+    // the early prompt and this printed {"status":"not-sent","reason":"a turn is already running"}.
     name: 'new prompt (send now)',
     trigger: () => Promise.resolve(send('follow-up text', 'stopAndSend')),
     triggerMayHang: true,
@@ -197,8 +201,8 @@ describe('settle contract: every exit path × agent behaviour', function () {
             await turn;
             const entries = agent.entries();
 
-            // Exactly one routine. (Sabotage: FolderSession.send calling rt.stop twice on send
-            // now printed "2 stop reports, want exactly 1".)
+            // Exactly one routine. (Sabotage, replaceAgent shutting the old agent down without
+            // first awaiting its stop: "switch agent never" printed "2 stop reports, want exactly 1".)
             assert.equal(stops.reports.length, 1, `${stops.reports.length} stop reports, want exactly 1`);
             assert.equal(report.outcome, expected[b], `outcome ${report.outcome}, want ${expected[b]}`);
             // session/cancel: sent, as a notification, with the right session id.
