@@ -9,18 +9,26 @@ import type { Reins } from './reins';
 /** The optional second argument of `reins.sendPrompt`. */
 export interface SendOptions {
   whenBusy?: 'ask' | 'stopAndSend' | 'keep';
+  /** The workspace folder (a Uri or its string form); default: the folder you work in. */
+  folder?: vscode.Uri | string;
+}
+
+/** The workspace folder a command argument names, if any. */
+function folderOf(arg: unknown): vscode.WorkspaceFolder | undefined {
+  const uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.parse(arg) : undefined;
+  return uri && vscode.workspace.getWorkspaceFolder(uri);
 }
 
 export function registerCommands(reins: Reins): vscode.Disposable[] {
   const session = () => reins.session();
   return [
-    vscode.commands.registerCommand('reins.openPanel', () => {
-      const host = reins.openPanel();
+    vscode.commands.registerCommand('reins.openPanel', (folder?: unknown) => {
+      const host = reins.openPanel(folderOf(folder));
       // Opening the panel starts the folder's agent, so that it is ready by the first prompt.
       if (host && vscode.workspace.isTrusted) void host.session.ensureAgent();
     }),
     vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown, options?: SendOptions): Promise<SendResult> => {
-      const s = session();
+      const s = reins.session(folderOf(options?.folder));
       if (!s) return { status: 'not-sent', reason: 'no workspace folder is open' };
       let prompt = typeof text === 'string' ? text : undefined;
       if (prompt === undefined) {

@@ -7,14 +7,21 @@ import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil 
 describe('panel and prompt', () => {
   afterEach(resetReins);
 
-  it('opening the panel spawns the default agent (the demonstration agent, offline)', async () => {
-    await setting('defaultAgent', undefined);
-    await vscode.commands.executeCommand('reins.openPanel');
+  it('opening the panel spawns the agent (the demonstration agent by default, offline)', async () => {
     const reins = await api();
-    await waitUntil('the demo agent to be ready', () => reins.state()?.agentPhase === 'ready');
+    // Earlier tests may have selected other agents: go back to the default, then end it, so
+    // that opening the panel is what starts it.
+    await setting('defaultAgent', undefined);
+    await useAgent('demo');
+    const before = reins.state()!.pid;
+    await vscode.commands.executeCommand('reins.forceStop');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitUntil('the demo agent to exit', () => reins.state()?.agentPhase === 'exited');
+    await vscode.commands.executeCommand('reins.openPanel');
+    await waitUntil('the demo agent to be ready again', () => reins.state()?.agentPhase === 'ready');
     const state = reins.state()!;
     assert.equal(state.agent, 'demo');
-    assert.ok(state.pid && state.pid > 0);
+    assert.ok(state.pid && state.pid > 0 && state.pid !== before, 'a new process');
     assert.ok(state.sessionId);
     assert.ok(state.transcript.some((e) => e.kind === 'notice' && /demonstration agent/.test(e.text)), 'the demo is labelled as such');
   });

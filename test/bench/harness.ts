@@ -1,0 +1,112 @@
+// Timing, rows and the table for `npm run bench`. Every figure is printed next to a baseline
+// measured in the same run, and judged only as a ratio (or, for memory, a size) against it:
+// absolute times on a shared 2-core machine say little, the ratio says what Reins adds.
+import { performance } from 'node:perf_hooks';
+
+export interface Row {
+  /** Short name, e.g. "framing (reader)". */
+  name: string;
+  /** Reins's figure, formatted, e.g. "312 MB/s · 1.9 M msg/s". */
+  reins: string;
+  /** The baseline's figure, formatted the same way. */
+  baseline: string;
+  /** Reins's cost / the baseline's cost: 1.00 = as cheap as the baseline, higher = costlier. */
+  ratio: number | undefined;
+  /** The target in words, e.g. "ratio ≤ 3". */
+  target: string;
+  /** undefined: informational only (no target) or not measurable here ("n/a"). */
+  pass: boolean | undefined;
+  /** Anything else worth a line under the table. */
+  note?: string;
+}
+
+export const rows: Row[] = [];
+
+export function record(row: Row): void {
+  rows.push(row);
+  const verdict = row.pass === undefined ? 'info' : row.pass ? 'PASS' : 'FAIL';
+  console.log(
+    `  ${row.name}: Reins ${row.reins} | baseline ${row.baseline} | ratio ${fmtRatio(row.ratio)} | target ${row.target} → ${verdict}`,
+  );
+  if (row.note) console.log(`    ${row.note}`);
+}
+
+export function fmtRatio(r: number | undefined): string {
+  return r === undefined || !Number.isFinite(r) ? 'n/a' : `${r.toFixed(2)}×`;
+}
+
+export function now(): number {
+  return performance.now();
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+/**
+ * Runs `baseline` and `reins` alternately `rounds` times (after one warm-up each) and returns
+ * each one's fastest time in ms. Alternating spreads the machine's background load over both;
+ * the fastest run is the one least disturbed by it, so its ratio is the most repeatable.
+ */
+export async function bestOf(rounds: number, baseline: () => unknown, reins: () => unknown): Promise<{ baseline: number; reins: number }> {
+  await baseline();
+  await reins();
+  let b = Infinity;
+  let r = Infinity;
+  for (let i = 0; i < rounds; i++) {
+    gc();
+    let t = now();
+    await baseline();
+    b = Math.min(b, now() - t);
+    gc();
+    t = now();
+    await reins();
+    r = Math.min(r, now() - t);
+  }
+  return { baseline: b, reins: r };
+}
+
+/** A full collection when node runs with --expose-gc; nothing otherwise. */
+export function gc(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
+export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
+
+export const MB = 1024 * 1024;
+
+export function fmtMBps(bytes: number, ms: number): string {
+  return `${(bytes / MB / (ms / 1000)).toFixed(0)} MB/s`;
+}
+
+export function fmtRate(count: number, ms: number, unit: string): string {
+  const perSec = count / (ms / 1000);
+  return perSec >= 1e6 ? `${(perSec / 1e6).toFixed(2)} M ${unit}/s` : `${(perSec / 1e3).toFixed(0)} k ${unit}/s`;
+}
+
+export function fmtMs(ms: number): string {
+  return ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`;
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The compact table at the end. */
+export function printTable(): void {
+  const head = ['benchmark', 'Reins', 'baseline', 'ratio', 'target', 'result'];
+  const body = rows.map((r) => [r.name, r.reins, r.baseline, fmtRatio(r.ratio), r.target, r.pass === undefined ? 'info' : r.pass ? 'PASS' : 'FAIL']);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  console.log('');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const b of body) console.log(line(b));
+}

@@ -1,0 +1,82 @@
+// `npm run bench`: Reins's speed and memory, each against a baseline measured in the same run,
+// printed as ratios with a target (see README.md). Exit code 1 when a target is missed.
+//
+//   node out/test/bench/index.js            all benchmarks (re-runs itself with --expose-gc)
+//   node out/test/bench/index.js --quick    smaller sizes, for trying the harness out
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as os from 'node:os';
+import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild } from './agents';
+import { hasGc, now, printTable, record, rows } from './harness';
+import { benchFraming, benchLargeLine, benchTranscript, benchWriter } from './micro';
+
+const RESPAWNED = 'REINS_BENCH_GC';
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const childAt = args.indexOf('--child');
+  if (childAt >= 0 && args[childAt + 1] === 'memory') {
+    await memoryChild();
+    return 0;
+  }
+
+  // Heap figures need full collections: run again under --expose-gc, once.
+  if (!hasGc() && !process.env[RESPAWNED]) {
+    const again = spawnSync(process.execPath, ['--expose-gc', ...process.execArgv, __filename, ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, [RESPAWNED]: '1' },
+    });
+    if (again.error === undefined && again.status !== null) return again.status;
+    console.log(`(could not re-run with --expose-gc: ${again.error?.message ?? again.signal}; heap figures are n/a)`);
+  }
+
+  if (!existsSync(agentJs)) {
+    console.error(`${agentJs} is missing: run \`node scripts/esbuild.mjs --tests\` first (npm run bench does).`);
+    return 1;
+  }
+
+  const quick = args.includes('--quick');
+  const scale = quick ? 0.1 : 1;
+  console.log(
+    `Reins benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ` +
+      `load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, gc ${hasGc() ? 'exposed' : 'not exposed'}${quick ? ', quick sizes' : ''}`,
+  );
+  console.log('ratio = Reins cost / baseline cost (time or memory): 1.00× = as cheap as the baseline, higher = costlier.');
+
+  const started = now();
+  const benches: [string, () => Promise<void>][] = [
+    ['framing', () => benchFraming(200_000 * scale)],
+    ['framing: large line', () => benchLargeLine(quick ? 2 : 16)],
+    ['writer', () => benchWriter(200_000 * scale)],
+    ['transcript', () => benchTranscript(200_000 * scale, 100_000 * scale)],
+    ['end to end', () => benchEndToEnd(quick ? 5_000 : 50_000)],
+    ['stop latency', () => benchStop(quick ? 5 : 20)],
+    ['memory', () => benchMemory([...process.execArgv, __filename])],
+  ];
+  for (const [name, run] of benches) {
+    try {
+      await run();
+    } catch (error) {
+      record({ name, reins: 'error', baseline: '-', ratio: undefined, target: 'runs', pass: false, note: String((error as Error)?.stack ?? error) });
+    }
+  }
+
+  printTable();
+  const failed = rows.filter((r) => r.pass === false);
+  console.log(`\n${rows.length} rows, ${failed.length} failed, ${((now() - started) / 1000).toFixed(1)} s`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+// A benchmark that hangs (an agent that never answers) must not hang the run.
+setTimeout(() => {
+  console.error('bench: gave up after 5 minutes');
+  process.exit(1);
+}, 5 * 60_000);
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
