@@ -27,7 +27,9 @@ export class PanelHost implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
       panelTitle(session),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      // Beside the file being edited; where nothing is open, in the editor area itself rather
+      // than beside an empty group.
+      { viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: false },
       {
         enableScripts: true,
         // Only our own built files: the webview bundle and the stylesheet.

@@ -6,7 +6,7 @@
 // `stop` event; the machine decides what is sent. Nothing else here sends session/cancel
 // except the machine's `sendCancel` effect, and nothing else kills the agent except
 // `forceStop`, `shutdown` and a dead connection.
-import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { PROTOCOL_VERSION } from '../acp/protocol';
 import type {
   InitializeResponse,
   RequestPermissionRequest,

@@ -1,7 +1,7 @@
 // Benchmarks through a real child process: the scripted agent (dist/scripted-agent.js), driven
 // once by AgentRuntime and once by a raw client that writes the protocol lines by hand.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -182,6 +182,7 @@ export async function benchEndToEnd(n: number): Promise<void> {
     });
   } finally {
     await Promise.all([raw.end(), rt.shutdown('deactivate', 500)]);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -248,6 +249,7 @@ export async function benchStop(runs: number): Promise<void> {
     }
   } finally {
     await Promise.all([raw.end(), rt.shutdown('deactivate', 500)]);
+    rmSync(dir, { recursive: true, force: true });
   }
   // What one `ps -A` costs here: AgentRuntime.endStop lists the processes (leftover tools)
   // before it hands back the report.
@@ -314,6 +316,7 @@ export async function memoryChild(): Promise<void> {
   const five = process.memoryUsage();
   process.stdout.write(JSON.stringify({ before, after, five, gc: gc !== undefined }) + '\n');
   await Promise.all([rt, ...more].map((r) => r.shutdown('deactivate', 500)));
+  rmSync(dir, { recursive: true, force: true });
 }
 
 export async function benchMemory(selfArgs: string[]): Promise<void> {
@@ -325,6 +328,7 @@ export async function benchMemory(selfArgs: string[]): Promise<void> {
   if (code !== 0) throw new Error(`memory child exited with code ${code}: ${out}`);
   const m = JSON.parse(out.trim().split('\n').pop()!) as { before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage; five: NodeJS.MemoryUsage; gc: boolean };
   const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+  const plus = (b: number) => `${b < 0 ? '−' : '+'}${mb(Math.abs(b))}`;
   record({
     name: 'memory: idle session (RSS)',
     reins: mb(m.after.rss),
@@ -332,7 +336,7 @@ export async function benchMemory(selfArgs: string[]): Promise<void> {
     ratio: m.after.rss / m.before.rss,
     target: `ratio ≤ ${MEMORY_MAX_RATIO}`,
     pass: m.after.rss / m.before.rss <= MEMORY_MAX_RATIO,
-    note: `+${mb(m.after.rss - m.before.rss)} RSS; each of 4 more sessions +${mb((m.five.rss - m.after.rss) / 4)}${m.gc ? '' : ' (no --expose-gc: figures include garbage)'}`,
+    note: `${plus(m.after.rss - m.before.rss)} RSS; each of 4 more sessions ${plus((m.five.rss - m.after.rss) / 4)}${m.gc ? '' : ' (no --expose-gc: figures include garbage)'}`,
   });
   record({
     name: 'memory: idle session (heap)',
@@ -341,6 +345,6 @@ export async function benchMemory(selfArgs: string[]): Promise<void> {
     ratio: m.after.heapUsed / m.before.heapUsed,
     target: 'info',
     pass: undefined,
-    note: `+${mb(m.after.heapUsed - m.before.heapUsed)} heap for the first session; each of 4 more +${mb((m.five.heapUsed - m.after.heapUsed) / 4)}`,
+    note: `${plus(m.after.heapUsed - m.before.heapUsed)} heap for the first session; each of 4 more ${plus((m.five.heapUsed - m.after.heapUsed) / 4)}`,
   });
 }
