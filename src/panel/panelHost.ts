@@ -146,8 +146,11 @@ export class PanelHost implements vscode.Disposable {
     // An exit path: the panel that shows the turn is gone, so the turn stops (one routine).
     const phase = this.session.runtime?.turn.phase;
     if (phase === 'running' || phase === 'waiting') void this.session.stop('panel-closed');
+    this.panelGone = true;
     this.dispose();
   }
+
+  private panelGone = false;
 
   dispose(): void {
     if (this.disposed) return;
@@ -157,7 +160,7 @@ export class PanelHost implements vscode.Disposable {
     this._onDidDispose.fire();
     this._onDidDispose.dispose();
     for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
+    if (!this.panelGone) this.panel.dispose();
   }
 }
 
