@@ -50,6 +50,8 @@ export class FolderSession implements vscode.Disposable {
   readonly onNeedsAttention = this._onNeedsAttention.event;
   /** The last text given back to the input box (for the API and tests). */
   lastRestoredInput: string | undefined;
+  /** Counts stop requests, so that a prompt still on its way (its agent starting) sees one. */
+  private stopsRequested = 0;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -156,10 +158,17 @@ export class FolderSession implements vscode.Disposable {
       if (verdict.why === 'unverified') void this.offerUnverifiedChoices(verdict.holder);
       return { status: 'not-sent', reason: why };
     }
+    const stopsBefore = this.stopsRequested;
     rt = await this.ensureAgent();
     if (!rt) {
       this.giveBack(text);
       return { status: 'failed', error: `${this.agentName} could not be started` };
+    }
+    if (this.stopsRequested !== stopsBefore) {
+      // Stopped while the agent was starting: the prompt was never sent, so nothing is
+      // cancelled and the text goes back.
+      this.giveBack(text, 'Stopped before the prompt was sent.');
+      return { status: 'not-sent', reason: 'stopped before it was sent' };
     }
     const result = await rt.prompt(text);
     return toSendResult(result);
@@ -168,9 +177,12 @@ export class FolderSession implements vscode.Disposable {
   // ---- stopping and replacing ----------------------------------------------------------
 
   async stop(cause: StopCause, budgetMs?: number): Promise<StopResult> {
+    this.stopsRequested++;
     const rt = this.runtimeValue;
     if (!rt) return { outcome: 'completed', cause, turnId: 0, evidence: 'no agent running', cancelsSent: 0, leftovers: [] };
-    return toStopResult(await rt.stop(cause, budgetMs));
+    const report = await rt.stop(cause, budgetMs);
+    await report.leftoversFound; // the command's result names them
+    return toStopResult(report);
   }
 
   async checkAgain(): Promise<StopResult | undefined> {
@@ -330,6 +342,7 @@ export class FolderSession implements vscode.Disposable {
     );
     d.add(rt.onTurnEnded(({ text, result }) => this.onTurnEnded(text, result)));
     d.add(rt.onStop((report) => this.onStop(rt, report)));
+    d.add(rt.onLeftovers((report) => this.onLeftovers(report)));
     d.add(
       rt.onExit(() => {
         const exit = rt.exit;
@@ -388,16 +401,17 @@ export class FolderSession implements vscode.Disposable {
         void this.offerUnverifiedChoices(rt);
         break;
     }
-    if (r.leftovers.length > 0) {
-      const list = r.leftovers.map((p) => p.command).join('; ');
-      const n = r.leftovers.length;
-      const head = `${r.outcome} — ${n} tool process${n > 1 ? 'es' : ''} still running: ${list}`;
-      if (r.leftoverAction === 'ended') this.transcript.notice('info', `${head} (ended).`);
-      else if (r.leftoverAction === 'left') this.transcript.notice('info', `${head} (left running, per reins.leftoverProcesses).`);
-      else {
-        this.transcript.notice('warning', head, [{ action: 'endLeftovers', label: 'End Them' }]);
-        void vscode.window.showWarningMessage(`Reins: ${head}`, 'End Them', 'Leave Running').then((c) => c === 'End Them' && this.endLeftovers());
-      }
+  }
+
+  private onLeftovers(r: StopReport): void {
+    const list = r.leftovers.map((p) => p.command).join('; ');
+    const n = r.leftovers.length;
+    const head = `${r.outcome} — ${n} tool process${n > 1 ? 'es' : ''} still running: ${list}`;
+    if (r.leftoverAction === 'ended') this.transcript.notice('info', `${head} (ended).`);
+    else if (r.leftoverAction === 'left') this.transcript.notice('info', `${head} (left running, per reins.leftoverProcesses).`);
+    else {
+      this.transcript.notice('warning', head, [{ action: 'endLeftovers', label: 'End Them' }]);
+      void vscode.window.showWarningMessage(`Reins: ${head}`, 'End Them', 'Leave Running').then((c) => c === 'End Them' && this.endLeftovers());
     }
   }
 

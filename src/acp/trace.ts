@@ -45,11 +45,14 @@ export class ProtocolTracer {
     theirs: Map<string, { at: number; method: string }>,
   ): void {
     const now = Date.now();
-    let head: string;
+    const level = this.level();
+    let head = '';
     if (m.method !== undefined && m.id !== undefined && m.id !== null) {
       mine.set(String(m.id), { at: now, method: m.method });
-      head = `request ${m.method} #${m.id}`;
+      if (level !== 'off') head = `request ${m.method} #${m.id}`;
     } else if (m.method !== undefined) {
+      // Most messages are notifications (streamed updates): build nothing when not tracing.
+      if (level === 'off') return;
       head = `notification ${m.method}${describeUpdate(m)}`;
     } else {
       const key = String(m.id);
@@ -57,10 +60,10 @@ export class ProtocolTracer {
       theirs.delete(key);
       // vscode-jsonrpc drops these silently; say so whatever the trace level.
       if (!request && arrow === '←') this.log.warn(`ignored a response to an unknown request id ${JSON.stringify(m.id)}`);
+      if (level === 'off') return;
       const took = request ? ` to ${request.method} after ${now - request.at} ms` : ' to an unknown request';
       head = `${m.error ? `error ${m.error.code} "${m.error.message}"` : 'response'} #${m.id}${took}`;
     }
-    const level = this.level();
     if (level === 'off') return;
     const clock = `+${((now - this.origin) / 1000).toFixed(3)}s`;
     let line = `${arrow} ${clock} ${head} (${bytes} B)`;

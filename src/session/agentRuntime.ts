@@ -74,8 +74,10 @@ export type AgentPhase = 'new' | 'starting' | 'ready' | 'failed' | 'exited';
 export interface StopReport extends StopRecord {
   agent: string;
   sessionId?: string;
-  /** Tool processes started during the turn that were still alive after it settled. */
+  /** Tool processes started during the turn that were still alive after it settled
+   *  (filled in when `leftoversFound` resolves: the scan runs after the outcome is known). */
   leftovers: ProcessInfo[];
+  leftoversFound: Promise<ProcessInfo[]>;
   /** What was done with them: 'ended', 'left', or 'ask' (the UI decides). */
   leftoverAction?: 'ended' | 'left' | 'ask';
 }
@@ -142,6 +144,9 @@ export class AgentRuntime {
   readonly onTurnEnded = this._onTurnEnded.event;
   private readonly _onStop = new Emitter<StopReport>();
   readonly onStop = this._onStop.event;
+  /** A stop's turn left tool processes running (after onStop, once the scan is done). */
+  private readonly _onLeftovers = new Emitter<StopReport>();
+  readonly onLeftovers = this._onLeftovers.event;
   private readonly _onExit = new Emitter<ConnectionClosed>();
   readonly onExit = this._onExit.event;
   private readonly _onStderr = new Emitter<string>();
@@ -399,7 +404,7 @@ export class AgentRuntime {
       case 'turnEnded':
         return this.endTurn(effect.turnId, effect.result);
       case 'stopEnded':
-        return void this.endStop(effect.stop);
+        return this.endStop(effect.stop);
     }
   }
 
@@ -461,24 +466,20 @@ export class AgentRuntime {
     deferred?.resolve(result);
   }
 
-  private async endStop(stop: StopRecord): Promise<void> {
+  private endStop(stop: StopRecord): void {
     const deferred = this.currentStop;
-    const report: StopReport = { ...stop, agent: this.name, sessionId: this.sessionIdValue, leftovers: [] };
-    // Tool processes that outlived the turn (codex-acp leaves a cancelled `sleep 37`).
-    const pid = this.proc?.pid;
-    if (pid !== undefined && stop.firstCancelAt !== undefined && stop.outcome !== 'agent-exited') {
-      report.leftovers = await leftoverProcesses(pid, this.turnStartedAt);
-      this.lastLeftovers = report.leftovers;
-      if (report.leftovers.length > 0) {
-        const policy = this.settings().leftoverProcesses;
-        report.leftoverAction = policy === 'end' ? 'ended' : policy === 'leave' ? 'left' : 'ask';
-        if (policy === 'end') this.endLeftovers();
-      }
-    }
+    const report: StopReport = { ...stop, agent: this.name, sessionId: this.sessionIdValue, leftovers: [], leftoversFound: Promise.resolve([]) };
     if (stop.noop) {
       // Nothing was running: answer the caller, but there was no routine to report.
       deferred?.resolve(report);
       return;
+    }
+    // Tool processes that outlived the turn (codex-acp leaves a cancelled `sleep 37`). The
+    // scan runs `ps` over the whole machine, so it comes after the outcome: the gate and a
+    // waiting "send now" do not pay for it.
+    const pid = this.proc?.pid;
+    if (pid !== undefined && stop.firstCancelAt !== undefined && stop.outcome !== 'agent-exited') {
+      report.leftoversFound = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.scanLeftovers(report, pid));
     }
     this.lastStop = report;
     this.options.log.info(formatStopLine(report));
@@ -486,6 +487,21 @@ export class AgentRuntime {
     if (this.currentStop === deferred) this.currentStop = undefined;
     this._onStop.fire(report);
     this._onDidChangeState.fire();
+  }
+
+  private async scanLeftovers(report: StopReport, pid: number): Promise<ProcessInfo[]> {
+    const found = await leftoverProcesses(pid, this.turnStartedAt);
+    report.leftovers = found;
+    this.lastLeftovers = found;
+    if (found.length === 0) return found;
+    const policy = this.settings().leftoverProcesses;
+    report.leftoverAction = policy === 'end' ? 'ended' : policy === 'leave' ? 'left' : 'ask';
+    this.options.log.info(
+      `stop of turn ${report.turnId}: ${found.length} tool process(es) still running: ${found.map((p) => `${p.pid} ${p.command}`).join('; ')} (${report.leftoverAction})`,
+    );
+    if (policy === 'end') this.endLeftovers();
+    this._onLeftovers.fire(report);
+    return found;
   }
 
   // ---- what the agent sends ----------------------------------------------------------------
@@ -558,11 +574,10 @@ export function formatStopLine(r: StopReport): string {
         : r.evidence.kind === 'exited'
           ? `exited (${r.evidence.detail.split('\n')[0]})`
           : 'idle signal';
-  const leftovers = r.leftovers.length ? ` leftovers=${r.leftovers.length} (${r.leftovers.map((p) => p.command).join('; ')}) ${r.leftoverAction}` : '';
   return (
     `stop: reason=${r.cause} agent=${r.agent} session=${r.sessionId ?? '-'} turn=${r.turnId} ` +
     `cancel=${rel(r.firstCancelAt)} cancels=${r.cancelsSent} evidence=${evidence} at ${rel(r.settledAt)} ` +
-    `outcome=${r.outcome}${r.unverifiedCause ? ` (${r.unverifiedCause})` : ''}${leftovers}`
+    `outcome=${r.outcome}${r.unverifiedCause ? ` (${r.unverifiedCause})` : ''}`
   );
 }
 

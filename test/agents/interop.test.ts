@@ -81,6 +81,8 @@ function processesOf(root: string): { pid: number; cmd: string }[] {
 
 const sleepsOf = (root: string) => processesOf(root).filter((p) => p.cmd === 'sleep 37');
 
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 async function waitUntil(cond: () => boolean, ms: number, what: string): Promise<number> {
   const t0 = Date.now();
   while (!cond()) {
@@ -110,19 +112,29 @@ afterEach(async function () {
   const { rt, setup, log } = live;
   live = undefined;
   const title = this.currentTest?.fullTitle() ?? '?';
-  // (f) for every test: the session ends, nothing of the agent is left.
+  // (f) for every test: the session ends, nothing of the agent is left. Bounded, so that a
+  // shutdown that hangs (an agent that ignores stdin closing) fails here with what is left.
   const t0 = Date.now();
-  await rt.shutdown('deactivate', 2000);
+  const ended = await Promise.race([rt.shutdown('deactivate', 2000).then(() => true), delay(10_000).then(() => false)]);
   rt.dispose();
   let left: { pid: number; cmd: string }[] = [];
   try {
-    await waitUntil(() => (left = processesOf(setup.root)).length === 0, 3000, 'agent processes gone');
+    await waitUntil(() => (left = processesOf(setup.root)).length === 0, 3000, 'agent processes gone').catch(() => undefined);
   } finally {
     appendFileSync(join(logDir, `${setup.name}.log`), `\n==== ${title}\n${log.lines.join('\n')}\n`);
-    if (this.currentTest?.state === 'passed') rmSync(setup.root, { recursive: true, force: true });
+  }
+  // Clean up after a failure so that it does not spill into the next test.
+  for (const p of left) {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
   }
   timings.push(`${setup.name}: shutdown → no process left ${Date.now() - t0} ms`);
   assert.deepEqual(left, [], `processes of ${setup.name} left after shutdown`);
+  assert.ok(ended, 'shutdown did not finish within 10 s');
+  if (this.currentTest?.state === 'passed') rmSync(setup.root, { recursive: true, force: true });
 });
 
 for (const name of AGENTS) {
@@ -149,8 +161,10 @@ for (const name of AGENTS) {
       await new Promise((r) => setTimeout(r, 1000));
       const report = await rt.stop('user');
       const result = await turn;
+      // The leftover scan runs after the outcome is reported (it lists every process).
+      const leftovers = await report.leftoversFound;
       const cancelToAnswer = report.settledAt! - report.firstCancelAt!;
-      timings.push(`${name}: LONGCMD Stop → cancel → answer ${cancelToAnswer} ms (evidence ${report.evidence?.kind} ${(report.evidence as any)?.stopReason ?? ''}, leftovers ${report.leftovers.map((p) => p.command).join('; ') || 'none'})`);
+      timings.push(`${name}: LONGCMD Stop → cancel → answer ${cancelToAnswer} ms (evidence ${report.evidence?.kind} ${(report.evidence as any)?.stopReason ?? ''}, leftovers ${leftovers.map((p) => p.command).join('; ') || 'none'})`);
       assert.equal(report.outcome, 'aborted', JSON.stringify(report));
       assert.ok(report.settledAt! - report.requestedAt < SETTLE_MS, 'settled within the budget');
       assert.equal(result.kind, 'stopped');
@@ -158,7 +172,7 @@ for (const name of AGENTS) {
         // codex-acp answers `cancelled` but leaves the tool running; the runtime must find and end it.
         // Sabotage (the `if (policy === 'end') this.endLeftovers();` line in agentRuntime.ts
         // commented out) printed: "Error: sleep 37 ended: not within 3000 ms".
-        assert.ok(report.leftovers.some((p) => /sleep 37/.test(p.command)), `leftovers: ${JSON.stringify(report.leftovers)}`);
+        assert.ok(leftovers.some((p) => /sleep 37/.test(p.command)), `leftovers: ${JSON.stringify(leftovers)}`);
         assert.equal(report.leftoverAction, 'ended');
       }
       const gone = await waitUntil(() => sleepsOf(setup.root).length === 0, 3000, 'sleep 37 ended');
@@ -170,6 +184,24 @@ for (const name of AGENTS) {
       const next = await rt.prompt('PLAIN after the stop');
       timings.push(`${name}: prompt after stop → answer ${Date.now() - t0} ms`);
       assert.deepEqual(next, { kind: 'completed', stopReason: 'end_turn' });
+      assert.equal(chunks.join('').trim(), PLAIN_ANSWER);
+    });
+
+    it('(b, d) "send now": Stop and a new prompt at once; the long tool does not outlive its turn', async () => {
+      const { rt, setup, chunks } = await startAgent(name);
+      approveAll(rt);
+      const turn = rt.prompt('LONGCMD please');
+      await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
+      await delay(1000); // see above: a tool that has been running
+      const report = await rt.stop('send-now');
+      await turn;
+      // The new prompt goes out in the same tick the stop resolved, as "send now" does.
+      chunks.length = 0;
+      const next = rt.prompt('PLAIN sent now');
+      await report.leftoversFound;
+      // codex: the stopped turn's sleep must still be found although a new turn has started.
+      await waitUntil(() => sleepsOf(setup.root).length === 0, 3000, 'sleep 37 ended');
+      assert.deepEqual(await next, { kind: 'completed', stopReason: 'end_turn' });
       assert.equal(chunks.join('').trim(), PLAIN_ANSWER);
     });
 

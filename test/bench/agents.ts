@@ -187,10 +187,14 @@ export async function benchEndToEnd(n: number): Promise<void> {
 }
 
 // The confirmed stop waits for the agent's `cancelled` answer exactly as the raw client does;
-// what it adds on top is its own bookkeeping (machine, timers, report). The bare round trip is
-// about a millisecond, so a pure ratio would turn scheduler noise into failures: the target is
-// 3× the bare round trip or within 10 ms of it, whichever is larger — 10 ms being far below
-// what a user can notice after pressing Stop and above what a loaded machine adds by chance.
+// what it should add on top is its own bookkeeping (machine, timers, report). The bare round
+// trip is under a millisecond, so a pure ratio would turn scheduler noise into failures: the
+// target is 3× the bare round trip or within 10 ms of it, whichever is larger — 10 ms being
+// below what a user can notice after pressing Stop, yet several times what the routine's own
+// bookkeeping plus a loaded machine's jitter add (about 1 ms once the scan's spawn is taken
+// out). Work put on the stop path beyond that (a process scan, a timer, a re-send) shows up as
+// a miss. Both the report (what `FolderSession.stop` and "send now" await) and the return to
+// idle are held to it.
 const STOP_MAX_RATIO = 3;
 const STOP_FLOOR_MS = 10;
 
@@ -243,6 +247,7 @@ export async function benchStop(runs: number): Promise<void> {
     };
     await viaRaw();
     await viaReins();
+    idleMs.length = 0; // the warm-up's
     for (let i = 0; i < runs; i++) {
       rawMs.push(await viaRaw());
       reinsMs.push(await viaReins());
@@ -269,16 +274,27 @@ export async function benchStop(runs: number): Promise<void> {
   const r = median(reinsMs);
   const limit = Math.max(b * STOP_MAX_RATIO, b + STOP_FLOOR_MS);
   record({
-    name: 'stop latency (median)',
+    name: 'stop → report (median)',
     reins: `${fmtMs(r)} (p90 ${fmtMs(percentile(reinsMs, 90))})`,
     baseline: `${fmtMs(b)} (p90 ${fmtMs(percentile(rawMs, 90))})`,
     ratio: r / b,
     target: `≤ max(${STOP_MAX_RATIO}×, +${STOP_FLOOR_MS} ms) = ${fmtMs(limit)}`,
     pass: r <= limit,
     note:
-      `machine back to idle (status, gate open) after a median ${idleMs.length ? fmtMs(median(idleMs)) : 'n/a'}; ` +
-      `the report then waits for the leftover-process scan: one \`ps -A\` over ${processes} processes takes a median ${fmtMs(median(psMs))} here, ` +
-      `${fmtMs(median(psSyncMs))} of it a synchronous spawn`,
+      `before its report AgentRuntime.endStop scans for leftover tool processes: one \`ps -A\` over ${processes} processes takes a median ` +
+      `${fmtMs(median(psMs))} here, ${fmtMs(median(psSyncMs))} of it a synchronous spawn`,
+  });
+  // The same stop up to the machine's return to idle (the status bar, the panel and the folder
+  // gate follow this state-change event): the routine's own cost, without the report's scan
+  // (but with the scan's synchronous spawn, which runs inside the dispatch that fires it).
+  const idle = median(idleMs);
+  record({
+    name: 'stop → idle (median)',
+    reins: idleMs.length ? `${fmtMs(idle)} (p90 ${fmtMs(percentile(idleMs, 90))})` : 'n/a',
+    baseline: `${fmtMs(b)} (p90 ${fmtMs(percentile(rawMs, 90))})`,
+    ratio: idleMs.length ? idle / b : undefined,
+    target: `≤ max(${STOP_MAX_RATIO}×, +${STOP_FLOOR_MS} ms) = ${fmtMs(limit)}`,
+    pass: idleMs.length === runs ? idle <= limit : false,
   });
 }
 

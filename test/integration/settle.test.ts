@@ -253,6 +253,26 @@ describe('settle contract: around the routine', function () {
     assert.equal((await api()).state()!.lastRestoredInput, 'this prompt dies with the agent');
   });
 
+  it('a stop while the agent is still starting: the prompt is never sent, nothing is cancelled, the text comes back', async () => {
+    const agent = await addAgent({ init: { delayMs: 1500 }, prompts: [{ steps: [{ text: 'too late' }] }] });
+    await setting('defaultAgent', agent.name);
+    await vscode.commands.executeCommand('reins.forceStop');
+    // A fresh agent for this folder: select it without waiting for its start.
+    const selecting = vscode.commands.executeCommand('reins.selectAgent', agent.name);
+    await waitUntil('initialize to arrive', () => received(agent.entries(), 'initialize').length === 1);
+    const sending = send('sent while starting');
+    await new Promise((r) => setTimeout(r, 100));
+    await stop();
+    const result = await sending;
+    await selecting;
+    await setting('defaultAgent', undefined);
+    // Sabotage (the stop counter not checked after the start): "status completed, want not-sent".
+    assert.equal(result.status, 'not-sent', `status ${result.status}, want not-sent`);
+    assert.equal(received(agent.entries(), 'session/prompt').length, 0, 'no prompt reached the agent');
+    assert.equal(cancels(agent.entries()).length, 0, 'nothing to cancel');
+    assert.equal((await api()).state()!.lastRestoredInput, 'sent while starting');
+  });
+
   it('a stop with no turn in flight sends no cancel', async () => {
     const agent = await addAgent('quick');
     await useAgent(agent);

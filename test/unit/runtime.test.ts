@@ -271,6 +271,7 @@ describe('runtime against the scripted agent', function () {
     const pid = events(started, 'tool-process-started')[0].pid as number;
     const report: StopReport = await rt.stop('user');
     assert.equal(report.outcome, 'aborted');
+    await report.leftoversFound;
     // Sabotage (leftoverProcesses() not called): printed "[]".
     // The tool is `sh -c "sleep 37"`: the shell and, where it does not exec, its sleep.
     assert.ok(report.leftovers.some((p) => p.pid === pid), JSON.stringify(report.leftovers));
