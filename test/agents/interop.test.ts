@@ -192,7 +192,9 @@ for (const name of AGENTS) {
       approveAll(rt);
       const turn = rt.prompt('LONGCMD please');
       await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
-      await delay(1000); // see above: a tool that has been running
+      // A tool that has been running for a while (longer than the 1.5 s slack of the leftover
+      // scan's start-time filter, which a "send now" turn's start would otherwise move past it).
+      await delay(2000);
       const report = await rt.stop('send-now');
       await turn;
       // The new prompt goes out in the same tick the stop resolved, as "send now" does.
