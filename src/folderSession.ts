@@ -381,7 +381,8 @@ export class FolderSession implements vscode.Disposable {
 
   private onStop(rt: AgentRuntime, r: StopReport): void {
     if (r.firstCancelAt === undefined) return; // nothing was in flight: nothing to say
-    const took = r.settledAt !== undefined ? ` in ${((r.settledAt - r.requestedAt) / 1000).toFixed(1)} s` : '';
+    const ms = r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined;
+    const took = ms === undefined ? '' : ms < 1000 ? ` in ${ms} ms` : ` in ${(ms / 1000).toFixed(1)} s`;
     const why = stopCauseText(r.cause);
     switch (r.outcome) {
       case 'aborted':

@@ -154,6 +154,32 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
     log(`last agent entry: ${JSON.stringify((await answer.innerText()).trim().slice(0, 200))}`);
     await page.screenshot({ path: join(resultsDir, 'ui-smoke.png') });
     log(`screenshot: ${join(resultsDir, 'ui-smoke.png')}`);
+
+    // Stop as a person would: a slow turn, the Stop affordances that appear only while it runs
+    // (panel button, editor title action, status bar), Escape in the panel, the confirmed stop.
+    const statusItem = page.locator('.statusbar-item', { hasText: 'demo' });
+    const titleStop = page.locator('.editor-actions .action-label[aria-label^="Stop Turn"]');
+    await step('no Stop in the editor title while idle', async () => {
+      if (await titleStop.count()) throw new Error('"Stop Turn" is in the editor title with no turn running');
+    });
+    await step('a slow turn runs: #stop, title Stop and "working" in the status bar', async () => {
+      const input = frame.locator('#prompt-input');
+      await input.click();
+      await input.pressSequentially('please answer slow', { delay: 10 });
+      await input.press('Enter');
+      await frame.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
+      await titleStop.first().waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.statusbar-item', { hasText: 'working' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    });
+    await step('Escape in the panel stops it: confirmed, Stop gone, status bar idle', async () => {
+      await frame.locator('#prompt-input').press('Escape');
+      await frame.locator('.entry.notice', { hasText: 'the agent confirmed' }).first().waitFor({ timeout: 15_000 });
+      await frame.locator('#stop').waitFor({ state: 'hidden', timeout: 10_000 });
+      await titleStop.first().waitFor({ state: 'detached', timeout: 10_000 });
+      await statusItem.first().waitFor({ state: 'visible', timeout: 10_000 });
+    });
+    log(`stop notice: ${JSON.stringify(await frame.locator('.entry.notice').last().innerText())}`);
+    await page.screenshot({ path: join(resultsDir, 'ui-smoke-stopped.png') });
   } catch (err) {
     const shot = join(resultsDir, 'ui-smoke-failure.png');
     await page.screenshot({ path: shot }).catch(() => {});
