@@ -405,6 +405,10 @@ export class FolderSession implements vscode.Disposable {
   }
 
   private onLeftovers(r: StopReport): void {
+    if (r.leftoverAction === 'unsupported') {
+      this.transcript.notice('info', 'On Windows Reins cannot see whether tool processes outlived a stopped turn. Force Stop ends the agent with its whole process tree.');
+      return;
+    }
     const list = r.leftovers.map((p) => p.command).join('; ');
     const n = r.leftovers.length;
     const head = `${r.outcome} — ${n} tool process${n > 1 ? 'es' : ''} still running: ${list}`;

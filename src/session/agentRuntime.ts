@@ -78,8 +78,8 @@ export interface StopReport extends StopRecord {
    *  (filled in when `leftoversFound` resolves: the scan runs after the outcome is known). */
   leftovers: ProcessInfo[];
   leftoversFound: Promise<ProcessInfo[]>;
-  /** What was done with them: 'ended', 'left', or 'ask' (the UI decides). */
-  leftoverAction?: 'ended' | 'left' | 'ask';
+  /** What was done with them: 'ended', 'left', 'ask' (the UI decides), or 'unsupported' (Windows: not detectable). */
+  leftoverAction?: 'ended' | 'left' | 'ask' | 'unsupported';
 }
 
 export interface PendingPermission {
@@ -119,6 +119,7 @@ export class AgentRuntime {
   private currentStop: Deferred<StopReport> | undefined;
   private lastStop: StopReport | undefined;
   private lastLeftovers: ProcessInfo[] = [];
+  private leftoversUnsupportedSaid = false;
   private readonly permissions = new Map<string, { pending: PendingPermission; answer: Deferred<RequestPermissionResponse> }>();
   private permissionSeq = 0;
   private dispatching = false;
@@ -490,6 +491,15 @@ export class AgentRuntime {
   }
 
   private async scanLeftovers(report: StopReport, pid: number): Promise<ProcessInfo[]> {
+    if (process.platform === 'win32') {
+      // No `ps` and no process groups: say once that leftovers cannot be seen here.
+      if (!this.leftoversUnsupportedSaid) {
+        this.leftoversUnsupportedSaid = true;
+        report.leftoverAction = 'unsupported';
+        this._onLeftovers.fire(report);
+      }
+      return [];
+    }
     const found = await leftoverProcesses(pid, this.turnStartedAt);
     report.leftovers = found;
     this.lastLeftovers = found;
