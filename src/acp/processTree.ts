@@ -73,14 +73,24 @@ export function descendantsOf(rootPid: number, all: ProcessInfo[]): ProcessInfo[
   return [...found.values()];
 }
 
+/** The processes below the agent now. */
+export async function descendantsNow(rootPid: number): Promise<ProcessInfo[]> {
+  return descendantsOf(rootPid, await listProcesses());
+}
+
 /**
- * The agent's descendants that are still alive and started at or after `since`:
- * the tool processes of a turn that outlived it. `ps` itself is left out.
+ * The agent's descendants that are still alive, were not there when the turn started
+ * (`baseline`) and started at or after `since`: the tool processes of a turn that outlived
+ * it. `ps` itself is left out. The baseline matters: codex-acp's npm wrapper starts its
+ * native binary and gemini relaunches itself as a child, both moments before a first turn,
+ * and `ps` gives start times to the second only.
  */
-export async function leftoverProcesses(rootPid: number, since: number): Promise<ProcessInfo[]> {
+export async function leftoverProcesses(rootPid: number, since: number, baseline: ReadonlySet<number> = new Set()): Promise<ProcessInfo[]> {
   const all = await listProcesses();
   // etime has a resolution of one second: allow that much slack.
-  return descendantsOf(rootPid, all).filter((p) => p.startedAt >= since - 1500 && !/^ps -A -o/.test(p.command));
+  return descendantsOf(rootPid, all).filter(
+    (p) => !baseline.has(p.pid) && p.startedAt >= since - 1500 && !/^ps -A -o/.test(p.command),
+  );
 }
 
 /** Send `signal` to each pid, ignoring the ones already gone. */

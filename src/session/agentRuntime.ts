@@ -17,7 +17,7 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type AgentLaunch, type ExitInfo } from '../acp/agentProcess';
 import { AcpConnection, AgentExitedError, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess, type FileAccess } from '../acp/clientMethods/fs';
-import { leftoverProcesses, signalAll, type ProcessInfo } from '../acp/processTree';
+import { descendantsNow, leftoverProcesses, signalAll, type ProcessInfo } from '../acp/processTree';
 import type { TraceLevel } from '../acp/trace';
 import { Deferred } from '../util/deferred';
 import { Emitter } from '../util/emitter';
@@ -113,6 +113,13 @@ export class AgentRuntime {
   private readonly turnTexts = new Map<number, string>();
   private readonly turnResults = new Map<number, Deferred<TurnResult>>();
   private turnStartedAt = 0;
+  /**
+   * The agent's own processes, listed while no turn ran (after start, after each turn): they
+   * are never taken for leftovers. A listing that a turn overtook is thrown away, so a
+   * turn's tools can never hide in it.
+   */
+  private idleBaseline = new Set<number>();
+  private turnBaseline = new Set<number>();
   private turnToolIds = new Set<string>();
   private turnBudgetTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Map<TimerName, NodeJS.Timeout>();
@@ -231,6 +238,8 @@ export class AgentRuntime {
       }
       const session = await conn.newSession({ cwd: launch.cwd, mcpServers: [] }, timeout);
       this.sessionIdValue = session.sessionId;
+      // Its own helpers (codex-acp's native binary, gemini's relaunched self) start now.
+      await this.refreshBaseline();
       log.info(`agent ${this.name} ready: session ${session.sessionId} (${this.initResult.agentInfo?.name ?? 'unnamed'} ${this.initResult.agentInfo?.version ?? ''})`);
       this.setPhase('ready');
     } catch (error) {
@@ -293,6 +302,7 @@ export class AgentRuntime {
     this.turnTexts.set(turnId, text);
     this.turnResults.set(turnId, result);
     this.turnStartedAt = Date.now();
+    this.turnBaseline = this.idleBaseline;
     this.turnToolIds = new Set();
     this._onTurnStarted.fire({ turnId, text });
     this.dispatch({ kind: 'submit', at: Date.now() });
@@ -465,6 +475,8 @@ export class AgentRuntime {
     if (this.permissions.size > 0) this.cancelPermissions();
     this._onTurnEnded.fire({ turnId, text, result });
     deferred?.resolve(result);
+    // A stopped turn refreshes after its leftover scan, so that its leftovers are seen first.
+    if (result.kind !== 'stopped') void this.refreshBaseline();
   }
 
   private endStop(stop: StopRecord): void {
@@ -480,7 +492,11 @@ export class AgentRuntime {
     // waiting "send now" do not pay for it.
     const pid = this.proc?.pid;
     if (pid !== undefined && stop.firstCancelAt !== undefined && stop.outcome !== 'agent-exited') {
-      report.leftoversFound = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.scanLeftovers(report, pid));
+      // This turn's start and baseline, taken now: a "send now" turn replaces both next.
+      const since = this.turnStartedAt;
+      const baseline = this.turnBaseline;
+      report.leftoversFound = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.scanLeftovers(report, pid, since, baseline));
+      void report.leftoversFound.then(() => this.refreshBaseline());
     }
     this.lastStop = report;
     this.options.log.info(formatStopLine(report));
@@ -490,7 +506,23 @@ export class AgentRuntime {
     this._onDidChangeState.fire();
   }
 
-  private async scanLeftovers(report: StopReport, pid: number): Promise<ProcessInfo[]> {
+  private refreshBaseline(): Promise<void> {
+    const pid = this.proc?.pid;
+    if (pid === undefined || process.platform === 'win32' || this.machine.turn.phase !== 'idle') return Promise.resolve();
+    const turnBefore = this.machine.lastTurnId;
+    return descendantsNow(pid).then((procs) => {
+      if (this.machine.lastTurnId === turnBefore) {
+        this.idleBaseline = new Set(procs.map((p) => p.pid));
+      } else if (this.machine.lastTurnId === turnBefore + 1) {
+        // A turn began while `ps` ran: for that turn, only what is surely older than it
+        // (ps's start times are to the second) joins the baseline.
+        const older = procs.filter((p) => p.startedAt < this.turnStartedAt - 1000).map((p) => p.pid);
+        this.turnBaseline = new Set([...this.turnBaseline, ...older]);
+      }
+    });
+  }
+
+  private async scanLeftovers(report: StopReport, pid: number, since: number, baseline: ReadonlySet<number>): Promise<ProcessInfo[]> {
     if (process.platform === 'win32') {
       // No `ps` and no process groups: say once that leftovers cannot be seen here.
       if (!this.leftoversUnsupportedSaid) {
@@ -500,7 +532,7 @@ export class AgentRuntime {
       }
       return [];
     }
-    const found = await leftoverProcesses(pid, this.turnStartedAt);
+    const found = await leftoverProcesses(pid, since, baseline);
     report.leftovers = found;
     this.lastLeftovers = found;
     if (found.length === 0) return found;

@@ -13,7 +13,8 @@ export interface AgentSetup {
   version: string;
   command: string;
   args: string[];
-  /** A complete environment (not merged with the test's), so no user setting leaks in. */
+  /** Added to the runner's environment by the runtime (as the extension does with an agent's
+   *  `env` setting); it moves every HOME-like folder into the temp root. */
   env: Record<string, string>;
   /** The workspace folder the agent's session works in. */
   cwd: string;
@@ -129,7 +130,9 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
     Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
   } else {
     // Gemini API with a key from the environment; default approval mode asks before shell
-    // commands and file writes.
+    // commands and file writes. gemini relaunches itself as a child node process (bigger
+    // heap); that is left on, as users run it, because it is a process the runtime must not
+    // take for a tool's leftover.
     const dir = join(home, '.gemini');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -147,7 +150,7 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       ),
     );
     setup.args = ['--acp'];
-    Object.assign(env, { GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: modelUrl, GEMINI_CLI_NO_RELAUNCH: 'true' });
+    Object.assign(env, { GEMINI_API_KEY: 'dummy', GOOGLE_GEMINI_BASE_URL: modelUrl });
   }
   return setup;
 }

@@ -279,6 +279,31 @@ describe('runtime against the scripted agent', function () {
     await waitFor(() => !isAlive(pid), 3000);
   });
 
+  it("the agent's own processes from before the turn are never taken for leftovers", async () => {
+    // Turn 1 leaves a helper running (as codex-acp's wrapper starts its binary, or gemini
+    // relaunches itself, moments before a first turn); turn 2 starts a tool and is stopped.
+    const { rt, record } = await start({
+      prompts: [
+        { steps: [{ spawn: 'sleep 30' }, { text: 'helper started' }], killToolsOnCancel: false },
+        { steps: [{ spawn: 'sleep 37' }, { hang: true }], killToolsOnCancel: false, onCancel: 'quick' },
+      ],
+    }, { leftoverProcesses: 'leave' });
+    await rt.prompt('one');
+    // A person's next prompt comes more than the few ms `ps` takes to list the idle agent's
+    // processes; a prompt inside that window gets only what ps dates a second before it.
+    await new Promise((r) => setTimeout(r, 300));
+    void rt.prompt('two');
+    await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 2);
+    const [helper, tool] = events(readRecord(record), 'tool-process-started').map((e) => e.pid as number);
+    const report = await rt.stop('user');
+    const leftovers = await report.leftoversFound;
+    // Sabotage (no baseline, start times only): "leftovers: sh -c sleep 30, sh -c sleep 37,
+    // sleep 37, sleep 30" (the helper, started 300 ms before turn 2, fell inside ps's
+    // one-second resolution; codex-acp's binary and gemini's relaunch fell there too).
+    assert.ok(leftovers.some((p) => p.pid === tool), `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+    assert.ok(!leftovers.some((p) => p.pid === helper || /sleep 30/.test(p.command)), `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+  });
+
   it('a stop before the prompt was written sends nothing and gives the text back', async () => {
     const { rt, record } = await start('quick');
     const report = await rt.stop('user');
