@@ -114,9 +114,9 @@ export class AgentRuntime {
   private readonly turnResults = new Map<number, Deferred<TurnResult>>();
   private turnStartedAt = 0;
   /**
-   * The agent's own processes, listed while no turn ran (after start, after each turn): they
-   * are never taken for leftovers. A listing that a turn overtook is thrown away, so a
-   * turn's tools can never hide in it.
+   * The agent's own processes, listed while no turn ran (before ready, after each turn): they
+   * are never taken for a turn's leftovers. A listing that a new turn overtook adds only what
+   * `ps` dates a second before that turn, so the turn's own tools can never hide in it.
    */
   private idleBaseline = new Set<number>();
   private turnBaseline = new Set<number>();
