@@ -126,6 +126,17 @@ describe('runtime against the scripted agent', function () {
     assert.equal(rt.turn.phase, 'idle');
   });
 
+  it('check again after an unverified stop: the late answer settles it aborted and opens the gate', async () => {
+    const { rt, record } = await start({ prompts: [{ steps: [{ hang: true }], onCancel: { delayMs: 1500 } }] }, { settleTimeoutMs: 1000 });
+    void rt.prompt('go');
+    await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
+    assert.equal((await rt.stop('user')).outcome, 'abort-unverified');
+    const again = await rt.checkAgain();
+    assert.equal(again.outcome, 'aborted', `outcome ${again.outcome}, want aborted`);
+    assert.equal(rt.turn.phase, 'idle');
+    assert.ok(cancels(readRecord(record)).length >= 2, 'check again sends the cancel again');
+  });
+
   it('answers end_turn instead of cancelled: outcome completed (the turn ended by itself)', async () => {
     const { rt, record } = await start('end-turn-on-cancel');
     void rt.prompt('go');
