@@ -339,6 +339,19 @@ describe('runtime against the scripted agent', function () {
     if (result.kind === 'stopped') assert.equal(result.stop.cause, 'turn-timeout');
   });
 
+  it('folder removed: shutdown runs the routine (cancel, evidence) before it ends the agent', async () => {
+    // The extension calls this from onDidChangeWorkspaceFolders; code-server cannot add and
+    // remove a second folder without reloading the window, so this path is tested here.
+    const { rt, record } = await start('slow-unwind');
+    void rt.prompt('go');
+    await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
+    const report = await rt.shutdown('folder-removed', 10_000);
+    assert.equal(report?.cause, 'folder-removed');
+    assert.equal(report?.outcome, 'aborted', 'waited for the slow unwind before ending the agent');
+    assert.ok(cancels(readRecord(record)).length >= 1);
+    assert.equal(rt.phase, 'exited');
+  });
+
   it('shutdown ends the whole process tree', async () => {
     const { rt, record } = await start('tool-leftover', { leftoverProcesses: 'leave' });
     void rt.prompt('go');
