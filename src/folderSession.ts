@@ -111,18 +111,7 @@ export class FolderSession implements vscode.Disposable {
     }
     let rt = this.runtimeValue;
     if (rt && rt.turn.phase !== 'idle' && rt.turn.phase !== 'unverified') {
-      const choice =
-        whenBusy === 'ask'
-          ? await vscode.window.showWarningMessage(
-              `A turn is running in ${this.folder.name}. Stop it and send this prompt, or wait for it to finish?`,
-              { modal: true },
-              'Stop and Send',
-              'Wait',
-            )
-          : whenBusy === 'stopAndSend'
-            ? 'Stop and Send'
-            : 'Wait';
-      if (choice !== 'Stop and Send') {
+      if (!(await this.stopForPrompt(whenBusy, rt, true))) {
         this.giveBack(text, 'A turn was running; your prompt was not sent.');
         return { status: 'not-sent', reason: 'a turn is running' };
       }
@@ -136,17 +125,7 @@ export class FolderSession implements vscode.Disposable {
     let verdict = this.gate.check(this.gatePath, rt);
     if (!verdict.open && verdict.why === 'running') {
       // Another agent runs a turn in this folder (or one nested with it): one at a time.
-      const holder = verdict.holder;
-      const choice =
-        whenBusy === 'keep'
-          ? undefined
-          : await vscode.window.showWarningMessage(
-              `${holder.name} is running a turn in ${this.folder.name}. Only one agent works in a folder at a time: stop it and send, or wait?`,
-              { modal: true },
-              'Stop and Send',
-              'Wait',
-            );
-      if (choice === 'Stop and Send') await holder.stop('send-now');
+      if (await this.stopForPrompt(whenBusy, verdict.holder, false)) await verdict.holder.stop('send-now');
       verdict = this.gate.check(this.gatePath, rt);
     }
     if (!verdict.open) {
@@ -172,6 +151,22 @@ export class FolderSession implements vscode.Disposable {
     }
     const result = await rt.prompt(text);
     return toSendResult(result);
+  }
+
+  /**
+   * Stop `holder`'s running turn for a new prompt? "stopAndSend" answers for this folder's own
+   * agent (the panel's Enter: send now); another agent's turn is stopped only if the user says so.
+   */
+  private async stopForPrompt(whenBusy: WhenBusy, holder: AgentRuntime, own: boolean): Promise<boolean> {
+    if (whenBusy === 'keep') return false;
+    if (whenBusy === 'stopAndSend' && own) return true;
+    const choice = await vscode.window.showWarningMessage(
+      `${holder.name} is running a turn in ${this.folder.name}. One turn runs in a folder at a time: stop it and send this prompt, or wait for it to finish?`,
+      { modal: true },
+      'Stop and Send',
+      'Wait',
+    );
+    return choice === 'Stop and Send';
   }
 
   // ---- stopping and replacing ----------------------------------------------------------
