@@ -206,7 +206,7 @@ export class FolderSession implements vscode.Disposable {
       this._onDidChange.fire();
       return true;
     }
-    const report = await rt.stop('replace-session');
+    const report = await rt.newSession();
     if (report.outcome === 'abort-unverified') {
       this.refuseReplacement(rt);
       return false;
@@ -218,7 +218,6 @@ export class FolderSession implements vscode.Disposable {
       this._onDidChange.fire();
       return this.runtimeValue?.phase === 'ready';
     }
-    await rt.newSession();
     this.transcript.notice('info', `New session with ${this.agentName}.`);
     this._onDidChange.fire();
     return true;

@@ -22,6 +22,8 @@ export class PanelHost implements vscode.Disposable {
   private readonly _onDidDispose = new vscode.EventEmitter<void>();
   readonly onDidDispose = this._onDidDispose.event;
   private disposed = false;
+  /** The user closed the panel: VS Code disposed it already. */
+  private panelGone = false;
 
   static create(session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void): PanelHost {
     const panel = vscode.window.createWebviewPanel(
@@ -149,8 +151,6 @@ export class PanelHost implements vscode.Disposable {
     this.panelGone = true;
     this.dispose();
   }
-
-  private panelGone = false;
 
   dispose(): void {
     if (this.disposed) return;

@@ -254,12 +254,13 @@ export class AgentRuntime {
 
   /**
    * Replace the session with a fresh one in the same process. The running turn is stopped
-   * first; if that stop is unverified, nothing is replaced (the folder stays closed).
+   * first; if that stop is unverified, nothing is replaced (the folder stays closed), and if
+   * the agent exited meanwhile, nothing is replaced either (check `phase`).
    */
   async newSession(): Promise<StopReport> {
     const report = await this.stop('replace-session');
-    if (report.outcome === 'abort-unverified') return report;
-    if (!this.conn || this.phaseValue !== 'ready') throw new Error(`agent ${this.name} is not running`);
+    // Unverified: nothing is replaced. Exited while stopping: the caller needs a new process.
+    if (report.outcome === 'abort-unverified' || !this.conn || this.phaseValue !== 'ready') return report;
     const session = await this.conn.newSession({ cwd: this.options.launch.cwd, mcpServers: [] }, this.settings().initializeTimeoutMs);
     this.options.log.info(`agent ${this.name}: new session ${session.sessionId} replaces ${this.sessionIdValue}`);
     this.sessionIdValue = session.sessionId;
