@@ -7,17 +7,15 @@ import * as vscode from 'vscode';
 import type { FolderSession } from '../folderSession';
 import type { TranscriptOp } from '../session/transcript';
 import { assertNever, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
+import { Outbox } from './outbox';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
-
-/** Streamed text is gathered this long before it is posted: one message per frame, not per chunk. */
-const BATCH_MS = 16;
 
 export class PanelHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
-  private outbox: HostToWebview[] = [];
-  private flushTimer: NodeJS.Timeout | undefined;
+  /** Batches and snapshots what is posted (see outbox.ts). */
+  private readonly outbox: Outbox;
   private ticker: NodeJS.Timeout | undefined;
   private readonly _onDidDispose = new vscode.EventEmitter<void>();
   readonly onDidDispose = this._onDidDispose.event;
@@ -50,6 +48,7 @@ export class PanelHost implements vscode.Disposable {
     private readonly runAction: (action: PanelAction) => void,
   ) {
     panel.webview.html = renderHtml(panel.webview, extensionUri);
+    this.outbox = new Outbox((message) => void panel.webview.postMessage(message));
     this.disposables.push(
       panel.webview.onDidReceiveMessage((m: WebviewToHost) => this.onMessage(m)),
       panel.onDidDispose(() => this.onPanelClosed()),
@@ -79,7 +78,7 @@ export class PanelHost implements vscode.Disposable {
     switch (m.type) {
       case 'ready': {
         this.ready = true;
-        this.outbox = []; // the snapshot supersedes anything queued for the old document
+        this.outbox.clear(); // the snapshot supersedes anything queued for the old document
         const input = this.session.takePendingInput();
         this.post({ type: 'snapshot', status: this.session.status(), entries: this.session.transcript.entries, input });
         return;
@@ -126,22 +125,7 @@ export class PanelHost implements vscode.Disposable {
 
   private post(message: HostToWebview): void {
     if (!this.ready || this.disposed) return; // the snapshot on `ready` carries everything
-    const last = this.outbox[this.outbox.length - 1];
-    if (message.type === 'append' && last?.type === 'append' && last.id === message.id) {
-      last.text += message.text;
-    } else if (message.type === 'status' && last?.type === 'status') {
-      this.outbox[this.outbox.length - 1] = message;
-    } else {
-      this.outbox.push(message.type === 'append' ? { ...message } : message);
-    }
-    this.flushTimer ??= setTimeout(() => this.flush(), BATCH_MS);
-  }
-
-  private flush(): void {
-    this.flushTimer = undefined;
-    const batch = this.outbox;
-    this.outbox = [];
-    for (const message of batch) void this.panel.webview.postMessage(message);
+    this.outbox.post(message);
   }
 
   private onPanelClosed(): void {
@@ -155,7 +139,7 @@ export class PanelHost implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    clearTimeout(this.flushTimer);
+    this.outbox.clear();
     clearInterval(this.ticker);
     this._onDidDispose.fire();
     this._onDidDispose.dispose();

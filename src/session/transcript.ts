@@ -1,6 +1,11 @@
 // The transcript of one folder's conversation as the panel shows it: ACP updates and turn
 // events in, TranscriptEntry upserts and text appends out. No `vscode`: the panel host
 // forwards what this emits, and a reopened panel gets `entries` as its snapshot.
+//
+// Every entry object this holds is frozen and never changed once stored or emitted: a change
+// (streamed text included) stores a new object. Listeners may keep what they were given (the
+// panel host queues it for a frame); an emitted upsert that later grew showed streamed text
+// twice, once in the late upsert and again in the appends (issue 7 §4).
 import type { ContentBlock, SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { TranscriptEntry, ToolStatus } from '../shared/messages';
 import { Emitter } from '../util/emitter';
@@ -10,6 +15,8 @@ export type TranscriptOp = { type: 'upsert'; entry: TranscriptEntry } | { type: 
 export class Transcript {
   private readonly list: TranscriptEntry[] = [];
   private readonly byId = new Map<string, TranscriptEntry>();
+  /** Position in `list` by id (entries are replaced in place, never removed but by clear()). */
+  private readonly at = new Map<string, number>();
   private seq = 0;
   /** The entry that streamed text currently continues, by kind. */
   private streaming: { id: string; kind: 'agent' | 'thought' } | undefined;
@@ -24,18 +31,14 @@ export class Transcript {
   clear(): void {
     this.list.length = 0;
     this.byId.clear();
+    this.at.clear();
     this.streaming = undefined;
     this._onOp.fire({ type: 'reset' });
   }
 
-  upsert(entry: TranscriptEntry): void {
-    const existing = this.byId.get(entry.id);
-    if (existing) {
-      this.list[this.list.indexOf(existing)] = entry;
-    } else {
-      this.list.push(entry);
-    }
-    this.byId.set(entry.id, entry);
+  upsert(given: TranscriptEntry): void {
+    // Our own copy: the caller's object may change after this returns.
+    const entry = this.store(given);
     if (entry.kind !== 'agent' && entry.kind !== 'thought') this.streaming = undefined;
     this._onOp.fire({ type: 'upsert', entry });
   }
@@ -114,13 +117,28 @@ export class Transcript {
     if (!text) return;
     if (this.streaming?.kind === kind && this.byId.has(this.streaming.id)) {
       const entry = this.byId.get(this.streaming.id) as Extract<TranscriptEntry, { kind: 'agent' | 'thought' }>;
-      entry.markdown += text;
+      // A new object, never `entry.markdown += text`: `entry` may sit in the panel's outbox.
+      this.store({ ...entry, markdown: entry.markdown + text });
       this._onOp.fire({ type: 'append', id: entry.id, text });
       return;
     }
     const id = this.nextId(kind === 'agent' ? 'a' : 't');
     this.upsert({ kind, id, markdown: text });
     this.streaming = { id, kind };
+  }
+
+  /** Store a frozen copy of `entry`, replacing the entry with its id in place. */
+  private store(given: TranscriptEntry): TranscriptEntry {
+    const entry = Object.freeze({ ...given }) as TranscriptEntry;
+    const index = this.at.get(entry.id);
+    if (index === undefined) {
+      this.at.set(entry.id, this.list.length);
+      this.list.push(entry);
+    } else {
+      this.list[index] = entry;
+    }
+    this.byId.set(entry.id, entry);
+    return entry;
   }
 
   private nextId(prefix: string): string {

@@ -1,0 +1,165 @@
+// Messages posted to the webview are snapshots (issue 7 §4): the transcript never changes an
+// entry it has emitted, the panel host's outbox queues copies, and streamed text arrives
+// exactly once however late the outbox is flushed.
+import * as assert from 'node:assert/strict';
+import type { SessionNotification } from '@agentclientprotocol/sdk';
+import { Outbox } from '../../src/panel/outbox';
+import { Transcript, type TranscriptOp } from '../../src/session/transcript';
+import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
+
+const chunk = (text: string): SessionNotification =>
+  ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } }) as SessionNotification;
+
+/** The demo agent's line, in the 8-character chunks it streams. */
+const LINE = 'You chose **Allow (pretend edit)**.';
+const CHUNKS = LINE.match(/.{1,8}/gs)!;
+
+/** An outbox whose flush runs only when the test says (a machine too loaded to run timers). */
+function manualOutbox(delivered: HostToWebview[]): { outbox: Outbox; due: () => boolean; runDue: () => void } {
+  let pending: (() => void) | undefined;
+  const outbox = new Outbox(
+    (m) => delivered.push(m),
+    (flush) => {
+      pending = flush;
+      return () => (pending = undefined);
+    },
+  );
+  return {
+    outbox,
+    due: () => pending !== undefined,
+    runDue: () => {
+      const run = pending;
+      pending = undefined;
+      run?.();
+    },
+  };
+}
+
+/** What the webview shows for streamed entries: upserts set the text, appends add to it. */
+function webviewText(messages: HostToWebview[]): Map<string, string> {
+  const shown = new Map<string, string>();
+  for (const m of messages) {
+    if (m.type === 'upsert' && (m.entry.kind === 'agent' || m.entry.kind === 'thought')) shown.set(m.entry.id, m.entry.markdown);
+    else if (m.type === 'append') shown.set(m.id, (shown.get(m.id) ?? '') + m.text);
+  }
+  return shown;
+}
+
+/** The panel host's wiring: every transcript op but reset goes to the outbox. */
+function connect(transcript: Transcript, outbox: Outbox): void {
+  transcript.onOp((op) => {
+    if (op.type !== 'reset') outbox.post(op);
+  });
+}
+
+describe('panel batching: what reaches the webview is a snapshot', () => {
+  // Sabotage (both fixes removed: `entry.markdown += text` back in Transcript.stream and the
+  // outbox queueing the object it was given), this test and the next printed the issue's defect:
+  //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
+  //   [
+  //   +   'You chose **Allow (pretend edit)**.e **Allow (pretend edit)**.'
+  //   -   'You chose **Allow (pretend edit)**.'
+  //   ]
+  // With only one of the two fixes removed it passes (each guard alone prevents the defect);
+  // the two tests below fail for each one.
+  it('a flush that comes after every chunk shows the streamed text exactly once', () => {
+    const delivered: HostToWebview[] = [];
+    const { outbox, runDue } = manualOutbox(delivered);
+    const transcript = new Transcript();
+    connect(transcript, outbox);
+    for (const text of CHUNKS) transcript.apply(chunk(text));
+    runDue(); // the 16 ms timer fires only now
+    assert.deepEqual([...webviewText(delivered).values()], [LINE]);
+    assert.equal(transcript.entries.length, 1);
+  });
+
+  it('flushes at every point of the stream give the same text', () => {
+    for (let every = 1; every <= CHUNKS.length; every++) {
+      const delivered: HostToWebview[] = [];
+      const { outbox, runDue } = manualOutbox(delivered);
+      const transcript = new Transcript();
+      connect(transcript, outbox);
+      CHUNKS.forEach((text, i) => {
+        transcript.apply(chunk(text));
+        if ((i + 1) % every === 0) runDue();
+      });
+      runDue();
+      assert.deepEqual([...webviewText(delivered).values()], [LINE], `flush every ${every} chunks`);
+    }
+  });
+
+  // Sabotage (Transcript.stream back to `entry.markdown += text`, store() without the copy),
+  // this test printed:
+  //   AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
+  //   + 'You chose **Allo'
+  //   - 'You chos'
+  // and the next one: + 'after' - 'before'.
+  it('the transcript never changes an entry it has emitted', () => {
+    const transcript = new Transcript();
+    const emitted: TranscriptOp[] = [];
+    transcript.onOp((op) => emitted.push(op));
+    for (const text of CHUNKS.slice(0, 2)) transcript.apply(chunk(text));
+    const first = emitted[0];
+    assert.ok(first.type === 'upsert' && first.entry.kind === 'agent');
+    assert.equal(first.entry.markdown, CHUNKS[0]);
+    assert.ok(Object.isFrozen(first.entry), 'emitted entries are frozen');
+    // The transcript itself has the whole text.
+    assert.equal((transcript.get(first.entry.id) as { markdown: string }).markdown, CHUNKS[0] + CHUNKS[1]);
+  });
+
+  it("the transcript keeps its own copy of an upserted entry (the caller's object may change)", () => {
+    const transcript = new Transcript();
+    const mine: TranscriptEntry = { kind: 'notice', id: 'n', level: 'info', text: 'before' };
+    transcript.upsert(mine);
+    mine.text = 'after';
+    assert.equal((transcript.get('n') as { text: string }).text, 'before');
+  });
+
+  // Sabotage (outbox.ts's snapshot() returning the message it was given), this test printed:
+  //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
+  //       entry: { id: 'a1', kind: 'agent',
+  //   +     markdown: 'grown later'
+  //   -     markdown: 'as posted'
+  // and the next one: "the poster's message is not the one that grows" + 'one two' - 'one '.
+  it('the outbox queues a copy of what was posted', () => {
+    const delivered: HostToWebview[] = [];
+    const { outbox, runDue } = manualOutbox(delivered);
+    const entry = { kind: 'agent' as const, id: 'a1', markdown: 'as posted' };
+    const message: HostToWebview = { type: 'upsert', entry };
+    outbox.post(message);
+    entry.markdown = 'grown later';
+    runDue();
+    assert.deepEqual(delivered, [{ type: 'upsert', entry: { kind: 'agent', id: 'a1', markdown: 'as posted' } }]);
+  });
+
+  it('coalesces appends to one entry and keeps only the newest status; clear() drops the queue', () => {
+    const delivered: HostToWebview[] = [];
+    const { outbox, due, runDue } = manualOutbox(delivered);
+    const append: HostToWebview = { type: 'append', id: 'a1', text: 'one ' };
+    outbox.post(append);
+    outbox.post({ type: 'append', id: 'a1', text: 'two' });
+    outbox.post({ type: 'append', id: 'a2', text: 'other' });
+    assert.equal(outbox.size, 2);
+    assert.equal((append as { text: string }).text, 'one ', "the poster's message is not the one that grows");
+    runDue();
+    assert.deepEqual(delivered, [
+      { type: 'append', id: 'a1', text: 'one two' },
+      { type: 'append', id: 'a2', text: 'other' },
+    ]);
+
+    delivered.length = 0;
+    const status = (detail: string) => ({ type: 'status', status: { agentName: 'x', demo: false, folderName: 'f', agent: 'ready', turn: 'idle', canSend: true, canStop: false, detail } }) as HostToWebview;
+    outbox.post(status('first'));
+    outbox.post(status('second'));
+    runDue();
+    assert.equal(delivered.length, 1);
+    assert.equal((delivered[0] as { status: { detail: string } }).status.detail, 'second');
+
+    delivered.length = 0;
+    outbox.post({ type: 'focusInput' });
+    outbox.clear();
+    assert.equal(due(), false, 'clear() cancels the scheduled flush');
+    runDue();
+    assert.deepEqual(delivered, []);
+  });
+});
