@@ -3,10 +3,13 @@
 // (send now, replace, remove), the runtime decides *how* (the one routine).
 import * as vscode from 'vscode';
 import { describeExit } from './acp/agentProcess';
+import { watchFileAccess } from './acp/clientMethods/writeReport';
+import { fileLimits } from './config';
 import { DEMO_AGENT, maxLineBytes, resolveAgent, runtimeSettings, traceLevel, type ResolvedAgent } from './config';
 import { AgentRuntime, StartError, type StopReport } from './session/agentRuntime';
 import type { FolderGate } from './session/folderGate';
 import { deriveStatus } from './session/panelStatus';
+import { outOfStepRecovery, type OutOfStepRecovery } from './session/outOfStep';
 import { makeQuirks } from './session/quirks';
 import { Transcript } from './session/transcript';
 import type { StopCause, TurnResult } from './session/turnMachine';
@@ -16,6 +19,8 @@ import { DisposableStore } from './util/disposable';
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult =
   | { status: 'completed'; stopReason: string }
+  /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
+  | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
   | { status: 'stopped'; outcome: string; cause: string }
   | { status: 'not-sent'; reason: string }
   | { status: 'failed'; error: string };
@@ -150,6 +155,9 @@ export class FolderSession implements vscode.Disposable {
       return { status: 'not-sent', reason: 'stopped before it was sent' };
     }
     const result = await rt.prompt(text);
+    if (result.kind === 'completed' && result.outOfStep) {
+      return { status: 'failed', error: outOfStepText(rt.name), outOfStep: true, recovery: this.outOfStepRecovery(rt) };
+    }
     return toSendResult(result);
   }
 
@@ -189,6 +197,7 @@ export class FolderSession implements vscode.Disposable {
     const rt = this.runtimeValue;
     if (!rt) return undefined;
     const report = await rt.forceStop();
+    this.transcript.notice('info', `Force stopped ${rt.name}: its whole process tree was ended. Your next prompt starts it again.`);
     return report && toStopResult(report);
   }
 
@@ -315,6 +324,8 @@ export class FolderSession implements vscode.Disposable {
     d.add(rt.onUpdate((n) => this.transcript.apply(n)));
     d.add(rt.onTurnStarted(({ text }) => this.transcript.user(text)));
     d.add(rt.onToolsCancelled(() => this.transcript.markToolsCancelled()));
+    // fs/* size limits, and each file the agent writes listed in this turn's "Files written" entry.
+    d.add(watchFileAccess(rt, this.transcript, fileLimits));
     d.add(
       rt.onPermission((p) => {
         this.transcript.upsert({
@@ -334,11 +345,15 @@ export class FolderSession implements vscode.Disposable {
         this.transcript.upsert({ ...entry, resolved: cancelled ? 'cancelled' : (chosen ?? optionId) });
       }),
     );
-    d.add(rt.onTurnEnded(({ text, result }) => this.onTurnEnded(text, result)));
+    d.add(rt.onTurnEnded(({ text, result }) => (result.kind === 'completed' && result.outOfStep ? this.onOutOfStep(rt, text) : this.onTurnEnded(text, result))));
     d.add(rt.onStop((report) => this.onStop(rt, report)));
     d.add(rt.onLeftovers((report) => this.onLeftovers(report)));
     d.add(
-      rt.onExit(() => {
+      rt.onExit(({ requested }) => {
+        // Its Check Again / Force Stop / End Them buttons act on a process that is gone.
+        this.retireAgentActions();
+        // An exit Reins asked for (Force Stop, restart, switch, exit) is no failure.
+        if (requested) return;
         const exit = rt.exit;
         this.transcript.notice('error', `${rt.name} exited${exit ? ` (${describeExit(exit).split('\n')[0]})` : ''}. Your next prompt starts it again.`, [
           { action: 'openLog', label: 'Open Log' },
@@ -346,9 +361,42 @@ export class FolderSession implements vscode.Disposable {
         ]);
       }),
     );
+    d.add(
+      rt.onExitCleanup(({ ended }) => {
+        const n = ended.length;
+        this.transcript.notice('info', `${rt.name} left ${n} process${n > 1 ? 'es' : ''} running when it exited; Reins ended ${n > 1 ? 'them' : 'it'}: ${ended.map((p) => p.command).join('; ')}.`);
+      }),
+    );
+  }
+
+  /** Buttons that act on the current agent process go once that process is gone or replaced. */
+  private retireAgentActions(): void {
+    for (const entry of this.transcript.entries) {
+      if (entry.kind !== 'notice' || !entry.actions?.some((a) => AGENT_ACTIONS.has(a.action))) continue;
+      const actions = entry.actions.filter((a) => !AGENT_ACTIONS.has(a.action));
+      this.transcript.upsert({ ...entry, actions: actions.length > 0 ? actions : undefined });
+    }
+  }
+
+  /** What recovers this agent when it answers one turn behind (its settings entry, else measured per agent). */
+  private outOfStepRecovery(rt: AgentRuntime): OutOfStepRecovery {
+    return outOfStepRecovery(rt.agentInfo?.agentInfo ?? undefined, this.agent?.entry.outOfStepRecovery);
+  }
+
+  private onOutOfStep(rt: AgentRuntime, text: string): void {
+    const recovery = this.outOfStepRecovery(rt);
+    const what = `${outOfStepText(rt.name)}: its answer belonged to the stopped turn, and it went on working on your prompt unseen.`;
+    this.giveBack(text);
+    if (recovery === 'restart') {
+      this.transcript.notice('warning', `${what} Reins restarts it (ending that work); your prompt is back in the input box.`);
+      void this.replaceAgent(undefined, 'restart');
+    } else {
+      this.transcript.notice('warning', `${what} Restart it to bring it back in step; your prompt is back in the input box.`, [{ action: 'restartAgent', label: 'Restart Agent' }]);
+    }
   }
 
   private dropRuntime(): void {
+    this.retireAgentActions();
     this.perRuntime.dispose();
     // A store cannot be reused once disposed; take a new one for the next runtime.
     this.perRuntime = new DisposableStore();
@@ -443,6 +491,13 @@ export class FolderSession implements vscode.Disposable {
   inputDelivered(): void {
     this.pendingInput = undefined;
   }
+}
+
+/** Notice buttons that act on one agent process. */
+const AGENT_ACTIONS = new Set<string>(['checkAgain', 'forceStop', 'endLeftovers']);
+
+function outOfStepText(agent: string): string {
+  return `${agent} answered one turn behind (an empty end_turn with zero usage right after a stopped turn)`;
 }
 
 function stopCauseText(cause: StopCause): string {

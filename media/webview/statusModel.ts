@@ -62,10 +62,11 @@ export function composerState(status: PanelStatus | undefined): ComposerState {
   switch (status.agent) {
     case 'starting':
       return { readOnly: true, placeholder: `Starting ${name}…`, sendTitle: 'Send' };
+    // Typing stays possible: sending starts the agent again (nothing typed is held hostage).
     case 'failed':
-      return { readOnly: true, placeholder: `${name} failed to run`, sendTitle: 'Send' };
+      return { readOnly: false, placeholder: `${name} failed to start — Enter tries again with this prompt`, sendTitle: 'Start and send (Enter)' };
     case 'exited':
-      return { readOnly: true, placeholder: `${name} has exited`, sendTitle: 'Send' };
+      return { readOnly: false, placeholder: `${name} has exited — Enter starts it again with this prompt`, sendTitle: 'Start and send (Enter)' };
     case 'untrusted':
       return { readOnly: true, placeholder: 'Trust this folder to start the agent', sendTitle: 'Send' };
     case 'ready':

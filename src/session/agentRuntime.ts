@@ -7,22 +7,21 @@
 // except the machine's `sendCancel` effect, and nothing else kills the agent except
 // `forceStop`, `shutdown` and a dead connection.
 import { PROTOCOL_VERSION } from '../acp/protocol';
-import type {
-  InitializeResponse,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  SessionNotification,
-} from '@agentclientprotocol/sdk';
+import type { InitializeResponse, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type AgentLaunch, type ExitInfo } from '../acp/agentProcess';
 import { AcpConnection, AgentExitedError, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess, type FileAccess } from '../acp/clientMethods/fs';
-import { descendantsNow, leftoverProcesses, signalAll, type ProcessInfo } from '../acp/processTree';
+import { descendantsNow, type ProcessInfo } from '../acp/processTree';
 import type { TraceLevel } from '../acp/trace';
 import { Deferred } from '../util/deferred';
 import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/logger';
+import { LeftoverWatch } from './leftovers';
+import { looksOutOfStep } from './outOfStep';
+import { Permissions, type PendingPermission, type PermissionResolved } from './permissions';
 import { makeQuirks, type Quirks } from './quirks';
+import { formatStopLine, type ExitCleanup, type StopReport } from './stopReport';
 import {
   initialState,
   transition,
@@ -34,6 +33,9 @@ import {
   type TimerName,
   type TurnResult,
 } from './turnMachine';
+
+export type { PendingPermission } from './permissions';
+export { formatStopLine, type StopReport } from './stopReport';
 
 export interface RuntimeSettings {
   settleTimeoutMs: number;
@@ -71,23 +73,6 @@ export interface RuntimeOptions {
 
 export type AgentPhase = 'new' | 'starting' | 'ready' | 'failed' | 'exited';
 
-export interface StopReport extends StopRecord {
-  agent: string;
-  sessionId?: string;
-  /** Tool processes started during the turn that were still alive after it settled
-   *  (filled in when `leftoversFound` resolves: the scan runs after the outcome is known). */
-  leftovers: ProcessInfo[];
-  leftoversFound: Promise<ProcessInfo[]>;
-  /** What was done with them: 'ended', 'left', 'ask' (the UI decides), or 'unsupported' (Windows: not detectable). */
-  leftoverAction?: 'ended' | 'left' | 'ask' | 'unsupported';
-}
-
-export interface PendingPermission {
-  id: string;
-  turnId: number;
-  request: RequestPermissionRequest;
-}
-
 export class StartError extends Error {
   constructor(
     message: string,
@@ -112,23 +97,19 @@ export class AgentRuntime {
 
   private readonly turnTexts = new Map<number, string>();
   private readonly turnResults = new Map<number, Deferred<TurnResult>>();
-  private turnStartedAt = 0;
-  /**
-   * The agent's own processes, listed while no turn ran (before ready, after each turn): they
-   * are never taken for a turn's leftovers. A listing that a new turn overtook adds only what
-   * `ps` dates a second before that turn, so the turn's own tools can never hide in it.
-   */
-  private idleBaseline = new Set<number>();
-  private turnBaseline = new Set<number>();
   private turnToolIds = new Set<string>();
+  /** Facts for spotting an answer that belongs to the turn before (see outOfStep.ts). */
+  private turnSawContent = false;
+  private lastTurnStopped = false;
   private turnBudgetTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Map<TimerName, NodeJS.Timeout>();
   private currentStop: Deferred<StopReport> | undefined;
   private lastStop: StopReport | undefined;
-  private lastLeftovers: ProcessInfo[] = [];
+  private readonly leftovers: LeftoverWatch;
   private leftoversUnsupportedSaid = false;
-  private readonly permissions = new Map<string, { pending: PendingPermission; answer: Deferred<RequestPermissionResponse> }>();
-  private permissionSeq = 0;
+  private readonly permissions = new Permissions();
+  /** Set when Reins itself ends the agent (force stop, shutdown, dispose): that exit is no failure. */
+  private endRequested = false;
   private dispatching = false;
   private readonly queue: MachineEvent[] = [];
   private disposed = false;
@@ -140,10 +121,8 @@ export class AgentRuntime {
   readonly onDidChangeState = this._onDidChangeState.event;
   private readonly _onUpdate = new Emitter<SessionNotification>();
   readonly onUpdate = this._onUpdate.event;
-  private readonly _onPermission = new Emitter<PendingPermission>();
-  readonly onPermission = this._onPermission.event;
-  private readonly _onPermissionResolved = new Emitter<{ id: string; optionId?: string; cancelled: boolean }>();
-  readonly onPermissionResolved = this._onPermissionResolved.event;
+  readonly onPermission = this.permissions.onRequest;
+  readonly onPermissionResolved: (listener: (e: PermissionResolved) => void) => { dispose(): void } = this.permissions.onResolved;
   private readonly _onToolsCancelled = new Emitter<number>();
   readonly onToolsCancelled = this._onToolsCancelled.event;
   private readonly _onTurnStarted = new Emitter<{ turnId: number; text: string }>();
@@ -155,14 +134,19 @@ export class AgentRuntime {
   /** A stop's turn left tool processes running (after onStop, once the scan is done). */
   private readonly _onLeftovers = new Emitter<StopReport>();
   readonly onLeftovers = this._onLeftovers.event;
-  private readonly _onExit = new Emitter<ConnectionClosed>();
+  /** The agent is gone. `requested`: Reins ended it (force stop, replacement, exit), so it is no failure. */
+  private readonly _onExit = new Emitter<ConnectionClosed & { requested: boolean }>();
   readonly onExit = this._onExit.event;
+  /** The agent exited by itself and Reins ended what was left of its process group. */
+  private readonly _onExitCleanup = new Emitter<ExitCleanup>();
+  readonly onExitCleanup = this._onExitCleanup.event;
   private readonly _onStderr = new Emitter<string>();
   readonly onStderr = this._onStderr.event;
 
   constructor(private readonly options: RuntimeOptions) {
     this.settings = options.settings ?? (() => defaultRuntimeSettings);
     this.quirks = options.quirks ?? makeQuirks();
+    this.leftovers = new LeftoverWatch(options.log);
   }
 
   get name(): string {
@@ -191,7 +175,7 @@ export class AgentRuntime {
     return this.lastStop;
   }
   get pendingPermissions(): PendingPermission[] {
-    return [...this.permissions.values()].map((p) => p.pending);
+    return this.permissions.list();
   }
   /** Text of the running turn, if any. */
   get runningText(): string | undefined {
@@ -208,7 +192,8 @@ export class AgentRuntime {
     this.setPhase('starting');
     const proc = new AgentProcess(launch, log, (line) => this._onStderr.fire(line));
     this.proc = proc;
-    const files = this.options.files ?? diskFileAccess(launch.cwd);
+    // Only this session's requests; limits and the write report attached by the folder session (fileHooks.ts).
+    const files = this.options.files ?? diskFileAccess(launch.cwd, { sessionId: () => this.sessionIdValue, hooksOwner: this });
     const conn = new AcpConnection(
       proc,
       {
@@ -238,7 +223,8 @@ export class AgentRuntime {
       }
       const session = await conn.newSession({ cwd: launch.cwd, mcpServers: [] }, timeout);
       this.sessionIdValue = session.sessionId;
-      // Its own helpers (codex-acp's native binary, gemini's relaunched self) start now.
+      // Its own helpers (codex-acp's native binary, gemini's relaunched self, claude's Claude
+      // Code process) start now.
       await this.refreshBaseline();
       log.info(`agent ${this.name} ready: session ${session.sessionId} (${this.initResult.agentInfo?.name ?? 'unnamed'} ${this.initResult.agentInfo?.version ?? ''})`);
       this.setPhase('ready');
@@ -261,10 +247,15 @@ export class AgentRuntime {
     const report = await this.stop('replace-session');
     // Unverified: nothing is replaced. Exited while stopping: the caller needs a new process.
     if (report.outcome === 'abort-unverified' || !this.conn || this.phaseValue !== 'ready') return report;
+    // The stopped turn's process listing is taken before session/new can start anything.
+    await this.leftovers.barrier();
     const session = await this.conn.newSession({ cwd: this.options.launch.cwd, mcpServers: [] }, this.settings().initializeTimeoutMs);
     this.options.log.info(`agent ${this.name}: new session ${session.sessionId} replaces ${this.sessionIdValue}`);
     this.sessionIdValue = session.sessionId;
+    this.lastTurnStopped = false;
     this._onDidChangeState.fire();
+    // A new session may bring its own processes (claude-agent-acp starts one per session).
+    await this.refreshBaseline();
     return report;
   }
 
@@ -272,6 +263,7 @@ export class AgentRuntime {
   async shutdown(cause: StopCause, budgetMs?: number): Promise<StopReport | undefined> {
     let report: StopReport | undefined;
     if (this.machine.turn.phase !== 'idle') report = await this.stop(cause, budgetMs);
+    this.endRequested = true;
     await this.proc?.end();
     this.conn?.dispose();
     return report;
@@ -280,6 +272,7 @@ export class AgentRuntime {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.endRequested = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     clearTimeout(this.turnBudgetTimer);
     void this.proc?.end();
@@ -293,8 +286,13 @@ export class AgentRuntime {
     return this.phaseValue === 'ready' && this.machine.turn.phase === 'idle';
   }
 
-  /** Start a turn. Resolves when it ends (never rejects). The caller checks the folder gate. */
-  prompt(text: string): Promise<TurnResult> {
+  /**
+   * Start a turn. Resolves when it ends (never rejects). The caller checks the folder gate.
+   * After a stop, the prompt waits for that stop's process listing (a few ms of `ps`), so
+   * that nothing the new turn starts can be taken for the stopped turn's leftovers.
+   */
+  async prompt(text: string): Promise<TurnResult> {
+    await this.leftovers.barrier();
     if (!this.canPrompt) {
       return Promise.resolve({ kind: 'not-sent', why: this.phaseValue !== 'ready' ? `the agent is ${this.phaseValue}` : 'a turn is already running' });
     }
@@ -302,9 +300,9 @@ export class AgentRuntime {
     const result = new Deferred<TurnResult>();
     this.turnTexts.set(turnId, text);
     this.turnResults.set(turnId, result);
-    this.turnStartedAt = Date.now();
-    this.turnBaseline = this.idleBaseline;
+    this.leftovers.beginTurn(Date.now());
     this.turnToolIds = new Set();
+    this.turnSawContent = false;
     this._onTurnStarted.fire({ turnId, text });
     this.dispatch({ kind: 'submit', at: Date.now() });
     const { turnTimeoutMs } = this.settings();
@@ -347,27 +345,18 @@ export class AgentRuntime {
     const running = this.machine.turn.phase === 'running' || this.machine.turn.phase === 'waiting';
     const pending = running || this.machine.turn.phase === 'stopping' ? this.stop('user') : this.machine.turn.phase === 'unverified' ? this.checkAgain() : undefined;
     this.options.log.warn(`force stop: ending agent ${this.name} (pid ${this.proc?.pid}) and its process tree`);
+    this.endRequested = true;
     await this.proc?.end(500);
     return pending;
   }
 
   respondPermission(id: string, optionId: string): boolean {
-    const entry = this.permissions.get(id);
-    if (!entry) return false;
-    this.permissions.delete(id);
-    entry.answer.resolve({ outcome: { outcome: 'selected', optionId } });
-    this._onPermissionResolved.fire({ id, optionId, cancelled: false });
-    return true;
+    return this.permissions.respond(id, optionId);
   }
 
-  /** End the tool processes the last stop found still running. */
+  /** End the tool processes the last stop found still running (only those). */
   endLeftovers(): ProcessInfo[] {
-    const ended = this.lastLeftovers;
-    signalAll(ended.map((p) => p.pid), 'SIGTERM');
-    setTimeout(() => signalAll(ended.map((p) => p.pid), 'SIGKILL'), 1000).unref();
-    this.lastLeftovers = [];
-    this.options.log.info(`ended ${ended.length} leftover tool process(es): ${ended.map((p) => `${p.pid} ${p.command}`).join('; ')}`);
-    return ended;
+    return this.leftovers.endFound();
   }
 
   // ---- the controller: events in, effects out ----------------------------------------------
@@ -400,7 +389,7 @@ export class AgentRuntime {
       case 'sendCancel':
         return this.sendCancel(effect.why);
       case 'cancelPermissions':
-        return this.cancelPermissions();
+        return this.permissions.cancelAll();
       case 'markToolsCancelled':
         return this._onToolsCancelled.fire(effect.turnId);
       case 'startTimer': {
@@ -430,7 +419,17 @@ export class AgentRuntime {
     }
     this.sent.prompts++;
     conn.prompt({ sessionId, prompt: [{ type: 'text', text }] }).then(
-      (response) => this.dispatch({ kind: 'answered', turnId, stopReason: String(response?.stopReason ?? 'end_turn'), at: Date.now() }),
+      (response) => {
+        const stopReason = String(response?.stopReason ?? 'end_turn');
+        const outOfStep = looksOutOfStep({
+          afterStop: this.lastTurnStopped,
+          stopReason,
+          sawContent: this.turnSawContent,
+          usage: (response as { usage?: unknown } | undefined)?.usage,
+        });
+        if (outOfStep) this.options.log.warn(`agent ${this.name} answered turn ${turnId} with an empty end_turn right after a stopped turn: it is one turn behind`);
+        this.dispatch({ kind: 'answered', turnId, stopReason, outOfStep, at: Date.now() });
+      },
       (error: unknown) => {
         // A dead connection is handled once, as a dead stream, by onConnectionClosed.
         if (error instanceof AgentExitedError) return;
@@ -457,14 +456,6 @@ export class AgentRuntime {
     conn.cancel({ sessionId }).catch((error: Error) => this.options.log.debug(`session/cancel (${why}) failed: ${error.message}`));
   }
 
-  private cancelPermissions(): void {
-    for (const [id, entry] of this.permissions) {
-      entry.answer.resolve({ outcome: { outcome: 'cancelled' } });
-      this._onPermissionResolved.fire({ id, cancelled: true });
-    }
-    this.permissions.clear();
-  }
-
   private endTurn(turnId: number, result: TurnResult): void {
     clearTimeout(this.turnBudgetTimer);
     this.turnBudgetTimer = undefined;
@@ -473,7 +464,8 @@ export class AgentRuntime {
     const deferred = this.turnResults.get(turnId);
     this.turnResults.delete(turnId);
     // Permissions of a turn that ended can no longer be answered usefully.
-    if (this.permissions.size > 0) this.cancelPermissions();
+    if (this.permissions.size > 0) this.permissions.cancelAll();
+    this.lastTurnStopped = result.kind === 'stopped';
     this._onTurnEnded.fire({ turnId, text, result });
     deferred?.resolve(result);
     // A stopped turn refreshes after its leftover scan, so that its leftovers are seen first.
@@ -489,14 +481,12 @@ export class AgentRuntime {
       return;
     }
     // Tool processes that outlived the turn (codex-acp leaves a cancelled `sleep 37`). The
-    // scan runs `ps` over the whole machine, so it comes after the outcome: the gate and a
-    // waiting "send now" do not pay for it.
+    // listing starts now, at the outcome; the gate opens at once, and what would start
+    // something new (a prompt, session/new) waits for the listing (`leftovers.barrier`). An
+    // agent that exited has its whole group ended by the exit path instead.
     const pid = this.proc?.pid;
     if (pid !== undefined && stop.firstCancelAt !== undefined && stop.outcome !== 'agent-exited') {
-      // This turn's start and baseline, taken now: a "send now" turn replaces both next.
-      const since = this.turnStartedAt;
-      const baseline = this.turnBaseline;
-      report.leftoversFound = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.scanLeftovers(report, pid, since, baseline));
+      report.leftoversFound = this.scanLeftovers(report, pid);
       void report.leftoversFound.then(() => this.refreshBaseline());
     }
     this.lastStop = report;
@@ -507,23 +497,16 @@ export class AgentRuntime {
     this._onDidChangeState.fire();
   }
 
+  /** The agent's own processes, listed while no turn runs: never taken for a turn's leftovers. */
   private refreshBaseline(): Promise<void> {
     const pid = this.proc?.pid;
-    if (pid === undefined || process.platform === 'win32' || this.machine.turn.phase !== 'idle') return Promise.resolve();
+    if (pid === undefined || this.machine.turn.phase !== 'idle') return Promise.resolve();
     const turnBefore = this.machine.lastTurnId;
-    return descendantsNow(pid).then((procs) => {
-      if (this.machine.lastTurnId === turnBefore) {
-        this.idleBaseline = new Set(procs.map((p) => p.pid));
-      } else if (this.machine.lastTurnId === turnBefore + 1) {
-        // A turn began while `ps` ran: for that turn, only what is surely older than it
-        // (ps's start times are to the second) joins the baseline.
-        const older = procs.filter((p) => p.startedAt < this.turnStartedAt - 1000).map((p) => p.pid);
-        this.turnBaseline = new Set([...this.turnBaseline, ...older]);
-      }
-    });
+    // A turn that began while `ps` ran keeps the baseline it had: its tools may be in the listing.
+    return this.leftovers.refreshBaseline(pid, () => this.machine.lastTurnId === turnBefore && this.machine.turn.phase === 'idle');
   }
 
-  private async scanLeftovers(report: StopReport, pid: number, since: number, baseline: ReadonlySet<number>): Promise<ProcessInfo[]> {
+  private async scanLeftovers(report: StopReport, pid: number): Promise<ProcessInfo[]> {
     if (process.platform === 'win32') {
       // No `ps` and no process groups: say once that leftovers cannot be seen here.
       if (!this.leftoversUnsupportedSaid) {
@@ -533,9 +516,8 @@ export class AgentRuntime {
       }
       return [];
     }
-    const found = await leftoverProcesses(pid, since, baseline);
+    const found = await this.leftovers.scan(pid);
     report.leftovers = found;
-    this.lastLeftovers = found;
     if (found.length === 0) return found;
     const policy = this.settings().leftoverProcesses;
     report.leftoverAction = policy === 'end' ? 'ended' : policy === 'leave' ? 'left' : 'ask';
@@ -557,6 +539,10 @@ export class AgentRuntime {
     if (this.quirks.isIdleSignal(notification)) this.dispatch({ kind: 'idleSignal', at: Date.now() });
     const update = notification.update;
     const turn = this.machine.turn;
+    if (turn.phase === 'running' && CONTENT_UPDATES.has(update.sessionUpdate)) this.turnSawContent = true;
+    if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && turn.phase !== 'idle') {
+      this.leftovers.noteTool(update.toolCallId, update.title, update.rawInput, Date.now());
+    }
     if (update.sessionUpdate === 'tool_call' && turn.phase === 'running') {
       this.turnToolIds.add(update.toolCallId);
       const cap = this.settings().maxToolCallsPerTurn;
@@ -575,27 +561,36 @@ export class AgentRuntime {
       this.options.log.info(`answered a permission request cancelled: no running turn (${turn.phase})`);
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
-    const id = `perm-${++this.permissionSeq}`;
-    const pending: PendingPermission = { id, turnId: turn.turnId, request };
-    const answer = new Deferred<RequestPermissionResponse>();
-    this.permissions.set(id, { pending, answer });
-    this._onPermission.fire(pending);
-    return answer.promise;
+    // gemini shows a tool first inside its permission request: the command is there.
+    const tool = request.toolCall;
+    if (tool) this.leftovers.noteTool(tool.toolCallId, tool.title, tool.rawInput, Date.now());
+    return this.permissions.hold(turn.turnId, request);
   }
 
   private onConnectionClosed(closed: ConnectionClosed): void {
     const wasReady = this.phaseValue === 'ready';
     if (this.phaseValue !== 'failed') this.setPhase('exited');
     if (!wasReady) return;
+    const requested = this.endRequested;
     // A dead stream is an exit path like any other: through the routine. The exit (waited
     // for, or forced here when only the stream died) is its evidence.
     const stopping = this.machine.turn.phase !== 'idle' ? this.stop('dead-stream') : undefined;
     void (async () => {
-      const exit = await (this.proc?.hasExited ? this.proc.exited : this.proc?.end());
+      const proc = this.proc;
+      const exitedByItself = proc?.hasExited === true;
+      // An agent that died leaves nothing of its group behind (a crashed agent's `sleep 60`
+      // would run on under init): list what is left, then end the group and tree.
+      const orphans = exitedByItself && proc?.pid !== undefined && !requested ? await descendantsNow(proc.pid) : [];
+      const exit = await (exitedByItself ? proc.exited : proc?.end());
+      if (exitedByItself) await proc.end();
       this.dispatch({ kind: 'exited', detail: exit ? describeExit(exit) : closed.detail, at: Date.now() });
-      this.cancelPermissions();
+      this.permissions.cancelAll();
       await stopping;
-      this._onExit.fire(closed);
+      if (orphans.length > 0) {
+        this.options.log.info(`agent ${this.name} exited; ended ${orphans.length} process(es) it left: ${orphans.map((p) => `${p.pid} ${p.command}`).join('; ')}`);
+        this._onExitCleanup.fire({ ended: orphans });
+      }
+      this._onExit.fire({ ...closed, requested: requested || this.endRequested });
     })();
   }
 
@@ -605,24 +600,8 @@ export class AgentRuntime {
   }
 }
 
-/** One line per stop in the log: reason, session, turn, cancel timing, evidence, outcome. */
-export function formatStopLine(r: StopReport): string {
-  const rel = (t?: number) => (t === undefined ? '-' : `+${t - r.requestedAt} ms`);
-  const evidence = !r.evidence
-    ? 'none'
-    : r.evidence.kind === 'answered'
-      ? `answered ${r.evidence.stopReason}`
-      : r.evidence.kind === 'error'
-        ? `error "${r.evidence.message}"`
-        : r.evidence.kind === 'exited'
-          ? `exited (${r.evidence.detail.split('\n')[0]})`
-          : 'idle signal';
-  return (
-    `stop: reason=${r.cause} agent=${r.agent} session=${r.sessionId ?? '-'} turn=${r.turnId} ` +
-    `cancel=${rel(r.firstCancelAt)} cancels=${r.cancelsSent} evidence=${evidence} at ${rel(r.settledAt)} ` +
-    `outcome=${r.outcome}${r.unverifiedCause ? ` (${r.unverifiedCause})` : ''}`
-  );
-}
+/** Updates that show the turn doing something: an answer that comes with none of them is empty. */
+const CONTENT_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
 
 function describeStartFailure(launch: AgentLaunch, error: unknown, proc: AgentProcess): string {
   const command = [launch.command, ...launch.args].join(' ');

@@ -2,12 +2,16 @@
 // that say so. goose's forms are specific enough to be recognised for every agent by default,
 // so a custom command that runs goose works without settings; an agent entry can add patterns.
 import type { SessionNotification } from '@agentclientprotocol/sdk';
+import type { OutOfStepRecovery } from './outOfStep';
 
 export interface QuirkSettings {
   /** Regular expression tested against a -32602/-32603 error's message and data. */
   busyErrorPattern?: string;
   /** Dotted path into a session_info_update's `_meta` whose value `null` means idle. */
   idleSignalMetaPath?: string;
+  /** What to do when the agent answers one turn behind after a stop (see outOfStep.ts):
+   *  'restart' it at once, or 'none' (tell the user, who can restart). Default: per agent, measured. */
+  outOfStepRecovery?: OutOfStepRecovery;
 }
 
 export interface Quirks {

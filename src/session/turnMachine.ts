@@ -47,7 +47,8 @@ export interface StopRecord {
 }
 
 export type TurnResult =
-  | { kind: 'completed'; stopReason: string }
+  /** outOfStep: the answer belongs to the turn before (see outOfStep.ts); the agent is still working. */
+  | { kind: 'completed'; stopReason: string; outOfStep?: boolean }
   | { kind: 'stopped'; stop: StopRecord }
   /** Never reached the agent as a running turn: the text goes back to the input box. */
   | { kind: 'not-sent'; why: string }
@@ -86,7 +87,7 @@ export type Effect =
 
 export type MachineEvent =
   | { kind: 'submit'; at: number }
-  | { kind: 'answered'; turnId: number; stopReason: string; at: number }
+  | { kind: 'answered'; turnId: number; stopReason: string; outOfStep?: boolean; at: number }
   | { kind: 'failed'; turnId: number; message: string; at: number }
   | { kind: 'busyRejected'; turnId: number; message: string; at: number }
   | { kind: 'exited'; detail: string; at: number }
@@ -142,7 +143,9 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
       if (turn.phase === 'running') {
         const result: TurnResult =
           event.kind === 'answered'
-            ? { kind: 'completed', stopReason: event.stopReason }
+            ? event.outOfStep
+              ? { kind: 'completed', stopReason: event.stopReason, outOfStep: true }
+              : { kind: 'completed', stopReason: event.stopReason }
             : { kind: 'failed', error: event.message, agentExited: false };
         return to(idle, [{ kind: 'clearTimers', turnId: turn.turnId }, { kind: 'turnEnded', turnId: turn.turnId, result }]);
       }

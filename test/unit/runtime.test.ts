@@ -295,8 +295,8 @@ describe('runtime against the scripted agent', function () {
     // relaunches itself, moments before a first turn); turn 2 starts a tool and is stopped.
     const { rt, record } = await start({
       prompts: [
-        { steps: [{ spawn: 'sleep 30' }, { text: 'helper started' }], killToolsOnCancel: false },
-        { steps: [{ spawn: 'sleep 37' }, { hang: true }], killToolsOnCancel: false, onCancel: 'quick' },
+        { steps: [{ tool: { id: 't1', title: 'sleep 30' } }, { spawn: 'sleep 30' }, { text: 'helper started' }], killToolsOnCancel: false },
+        { steps: [{ tool: { id: 't2', title: 'sleep 37' } }, { spawn: 'sleep 37' }, { hang: true }], killToolsOnCancel: false, onCancel: 'quick' },
       ],
     }, { leftoverProcesses: 'leave' });
     await rt.prompt('one');
@@ -313,6 +313,107 @@ describe('runtime against the scripted agent', function () {
     // one-second resolution; codex-acp's binary and gemini's relaunch fell there too).
     assert.ok(leftovers.some((p) => p.pid === tool), `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
     assert.ok(!leftovers.some((p) => p.pid === helper || /sleep 30/.test(p.command)), `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+  });
+
+  // Issue 7 §1. Sabotage (findLeftovers without the tool-command match, every new descendant
+  // counted as before): "leftovers: sh -c sleep 31, sh -c sleep 37, sleep 37, sleep 31" (the
+  // agent's own `sleep 31`, started during the turn with no tool call, was taken).
+  it("processes the agent starts of its own, during the turn and after it, are never leftovers", async () => {
+    const { rt, record } = await start({
+      prompts: [
+        {
+          steps: [{ spawn: 'sleep 31' }, { tool: { id: 't', title: 'Run', rawInput: { command: 'sleep 37' } } }, { spawn: 'sleep 37', toolCallId: 't' }, { hang: true }],
+          killToolsOnCancel: false,
+          onCancel: { delayMs: 50 },
+        },
+      ],
+    }, { leftoverProcesses: 'leave' });
+    void rt.prompt('go');
+    await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 2);
+    const report = await rt.stop('user');
+    const leftovers = await report.leftoversFound;
+    const names = leftovers.map((p) => p.command).join(', ');
+    assert.ok(leftovers.length > 0 && leftovers.every((p) => /sleep 37/.test(p.command)), `leftovers: ${names}`);
+  });
+
+  // Sabotage (prompt() and newSession() not waiting for leftovers.barrier()): "leftovers: sh -c
+  // sleep 37, sleep 37" — the new session's own process, started by session/new while `ps` ran.
+  it("the stopped turn's process listing is taken before session/new can start anything", async () => {
+    const { rt, record } = await start({
+      startup: { sessionProcess: 'sleep 37' },
+      prompts: [{ steps: [{ tool: { id: 't', title: 'sleep 37', rawInput: { command: 'sleep 37' } } }, { hang: true }], onCancel: 'quick' }],
+    }, { leftoverProcesses: 'leave' });
+    void rt.prompt('go');
+    await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
+    const report = await rt.newSession();
+    assert.equal(report.outcome, 'aborted');
+    const leftovers = await report.leftoversFound;
+    assert.deepEqual(leftovers.map((p) => p.command), [], `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+    assert.equal(events(readRecord(record), 'tool-process-started').length, 2, 'two session processes: the first and the new session');
+  });
+
+  // Sabotage (prompt() not waiting for leftovers.barrier()): "leftovers: sh -c sleep 37" — the
+  // next turn's own tool, started while the stopped turn's `ps` ran, taken for a leftover.
+  it("a prompt sent right after a stop waits for the stopped turn's process listing", async () => {
+    const tool = { tool: { id: 't', title: 'sleep 37', rawInput: { command: 'sleep 37' } } };
+    const { rt, record } = await start({
+      prompts: [
+        { steps: [tool, { hang: true }], onCancel: 'quick' },
+        { steps: [tool, { spawn: 'sleep 37', toolCallId: 't' }, { hang: true }], killToolsOnCancel: true },
+      ],
+    }, { leftoverProcesses: 'leave' });
+    void rt.prompt('one');
+    await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
+    const report = await rt.stop('send-now');
+    void rt.prompt('two');
+    const leftovers = await report.leftoversFound;
+    assert.deepEqual(leftovers.map((p) => p.command), [], `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+  });
+
+  // Issue 7 §2. Sabotage (onConnectionClosed not ending the group of an agent that exited by
+  // itself): "condition not met" — the crashed agent's `sleep 60` ran on under init.
+  it('an agent that crashed leaves nothing of its group behind, and says what was ended', async () => {
+    const { rt, record } = await start({
+      prompts: [{ steps: [{ tool: { id: 't', title: 'sleep 60' } }, { spawn: 'sleep 60', toolCallId: 't' }, { sleepMs: 100 }, { crash: { code: 1 } }], killToolsOnCancel: false }],
+    });
+    const cleanups: string[][] = [];
+    rt.onExitCleanup(({ ended }) => cleanups.push(ended.map((p) => p.command)));
+    const exits: boolean[] = [];
+    rt.onExit(({ requested }) => exits.push(requested));
+    const result = await rt.prompt('go');
+    assert.ok(result.kind === 'stopped' && result.stop.outcome === 'agent-exited', JSON.stringify(result));
+    const tool = events(readRecord(record), 'tool-process-started')[0].pid as number;
+    await waitFor(() => !isAlive(tool), 3000);
+    await waitFor(() => exits.length === 1, 3000);
+    assert.ok(cleanups.length === 1 && cleanups[0].some((c) => /sleep 60/.test(c)), JSON.stringify(cleanups));
+    assert.deepEqual(exits, [false], 'a crash is no requested exit');
+  });
+
+  // Issue 7 §5. Sabotage (shutdown not setting endRequested): "exits: [false]" (a restart,
+  // switch or Force Stop showed a red "exited (code 0)" error with Restart).
+  it('an exit Reins asked for is reported as requested', async () => {
+    const { rt } = await start('quick');
+    const exits: boolean[] = [];
+    rt.onExit(({ requested }) => exits.push(requested));
+    await rt.shutdown('replace-session');
+    await waitFor(() => exits.length === 1, 3000);
+    assert.deepEqual(exits, [true], `exits: ${JSON.stringify(exits)}`);
+  });
+
+  // Issue 7 §3. Sabotage (looksOutOfStep returning false): "turn 2: {"kind":"completed","stopReason":"end_turn"}".
+  it('an empty end_turn with zero usage right after a stopped turn is flagged out of step', async () => {
+    const { rt, record } = await start('one-behind-after-cancel');
+    void rt.prompt('one');
+    await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
+    assert.equal((await rt.stop('user')).outcome, 'aborted');
+    const second = await rt.prompt('two');
+    assert.deepEqual(second, { kind: 'completed', stopReason: 'end_turn', outOfStep: true }, `turn 2: ${JSON.stringify(second)}`);
+    assert.equal(events(readRecord(record), 'answered-one-behind').length, 1);
+  });
+
+  it('an empty end_turn without a stop before it is an ordinary answer', async () => {
+    const { rt } = await start({ prompts: [{ steps: [] }] });
+    assert.deepEqual(await rt.prompt('one'), { kind: 'completed', stopReason: 'end_turn' });
   });
 
   it('a stop before the prompt was written sends nothing and gives the text back', async () => {

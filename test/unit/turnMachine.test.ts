@@ -37,7 +37,7 @@ function kinds(effects: Effect[]): string[] {
       case 'startTimer':
         return `startTimer:${e.timer}:${e.ms}`;
       case 'turnEnded':
-        return `turnEnded:${e.result.kind}${e.result.kind === 'stopped' ? `:${e.result.stop.outcome}` : ''}`;
+        return `turnEnded:${e.result.kind}${e.result.kind === 'stopped' ? `:${e.result.stop.outcome}` : ''}${e.result.kind === 'completed' && e.result.outOfStep ? ':outOfStep' : ''}`;
       case 'stopEnded':
         return `stopEnded:${e.stop.outcome}`;
       default:
@@ -63,6 +63,9 @@ const table: Row[] = [
   { from: 'running', state: running, event: { kind: 'submit', at: T }, phase: 'running', effects: [] },
   // a turn that ends by itself
   { from: 'running', state: running, event: { kind: 'answered', turnId: 1, stopReason: 'end_turn', at: T }, phase: 'idle', effects: ['clearTimers', 'turnEnded:completed'] },
+  // An answer one turn behind (claude-agent-acp after a cancel) ends the turn, marked so.
+  // (Sabotage, the mark dropped: "[ 'clearTimers', 'turnEnded:completed' ]".)
+  { from: 'running', state: running, event: { kind: 'answered', turnId: 1, stopReason: 'end_turn', outOfStep: true, at: T }, phase: 'idle', effects: ['clearTimers', 'turnEnded:completed:outOfStep'] },
   { from: 'running', state: running, event: { kind: 'failed', turnId: 1, message: 'boom', at: T }, phase: 'idle', effects: ['clearTimers', 'turnEnded:failed'] },
   { from: 'running', state: running, event: { kind: 'exited', detail: 'code 1', at: T }, phase: 'idle', effects: ['clearTimers', 'turnEnded:failed'] },
   // the routine: running → stopping, whatever the cause

@@ -153,10 +153,20 @@ describe('webview status line', () => {
 });
 
 describe('webview composer state', () => {
-  it('is read-only before the first status and when the agent is not ready', () => {
+  it('is read-only before the first status, while the agent starts, and when untrusted', () => {
     assert.equal(composerState(undefined).readOnly, true);
-    for (const agent of ['starting', 'failed', 'exited', 'untrusted'] as const) {
+    for (const agent of ['starting', 'untrusted'] as const) {
       assert.equal(composerState(status({ agent, canSend: false })).readOnly, true, agent);
+    }
+  });
+
+  // Issue 7 §5: after Force Stop the header said "send a prompt to start it again" while the
+  // box refused typing. Sabotage (exited back to readOnly: true): "exited: expected editable".
+  it('stays editable after the agent exited or failed: sending starts it again', () => {
+    for (const agent of ['failed', 'exited'] as const) {
+      const state = composerState(status({ agent }));
+      assert.equal(state.readOnly, false, `${agent}: expected editable`);
+      assert.match(state.placeholder, /Enter (starts it again|tries again)/);
     }
   });
 

@@ -1,0 +1,43 @@
+// An agent that answers one turn behind after a cancel. claude-agent-acp 0.23.1 reads the
+// cancelled turn's final result when the next prompt starts: that prompt is answered at once
+// with `end_turn`, no content and a zero usage (its usage is counted per prompt), while the
+// agent goes on working on it unseen, and from then on every answer belongs to the prompt
+// before. Reins cannot take such an answer for the turn's end: the agent is not quiet.
+
+export interface TurnFacts {
+  /** The turn before this one, in this session, was stopped (cancelled). */
+  afterStop: boolean;
+  stopReason: string;
+  /** Any message, thought, tool call or plan arrived during the turn. */
+  sawContent: boolean;
+  /** The prompt response's `usage`, as sent. */
+  usage: unknown;
+}
+
+/** A usage object that says nothing was consumed: present, with numbers, all of them 0. */
+function isZeroUsage(usage: unknown): boolean {
+  if (!usage || typeof usage !== 'object') return false;
+  const numbers = Object.values(usage as Record<string, unknown>).filter((v): v is number => typeof v === 'number');
+  return numbers.length > 0 && numbers.every((n) => n === 0);
+}
+
+/** The signature: right after a stopped turn, an empty `end_turn` that used no tokens. */
+export function looksOutOfStep(t: TurnFacts): boolean {
+  return t.afterStop && t.stopReason === 'end_turn' && !t.sawContent && isZeroUsage(t.usage);
+}
+
+/** What Reins does when it sees the signature (per agent, from its quirk entry). */
+export type OutOfStepRecovery = 'restart' | 'none';
+
+/** Agents known to answer out of step, by `agentInfo.name`, and what recovers them (measured). */
+const KNOWN: { name: RegExp; version: RegExp; recovery: OutOfStepRecovery }[] = [
+  // Measured with 0.23.1: a restart ends the unseen work and the next prompt is answered in step.
+  { name: /claude-agent-acp|claude-code-acp/i, version: /^0\.23\./, recovery: 'restart' },
+];
+
+/** The recovery for an agent: its settings entry wins; else the table; else tell the user only. */
+export function outOfStepRecovery(agentInfo: { name?: string; version?: string } | undefined, configured?: OutOfStepRecovery): OutOfStepRecovery {
+  if (configured) return configured;
+  const known = KNOWN.find((k) => k.name.test(agentInfo?.name ?? '') && k.version.test(agentInfo?.version ?? ''));
+  return known?.recovery ?? 'none';
+}

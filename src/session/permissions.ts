@@ -1,0 +1,63 @@
+// Permission requests of the running turn: held until the user answers, answered `cancelled`
+// by the routine (and when the turn ends), and refused when no turn runs.
+import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { Deferred } from '../util/deferred';
+import { Emitter } from '../util/emitter';
+
+export interface PendingPermission {
+  id: string;
+  turnId: number;
+  request: RequestPermissionRequest;
+}
+
+export interface PermissionResolved {
+  id: string;
+  optionId?: string;
+  cancelled: boolean;
+}
+
+export class Permissions {
+  private readonly pending = new Map<string, { pending: PendingPermission; answer: Deferred<RequestPermissionResponse> }>();
+  private seq = 0;
+
+  private readonly _onRequest = new Emitter<PendingPermission>();
+  readonly onRequest = this._onRequest.event;
+  private readonly _onResolved = new Emitter<PermissionResolved>();
+  readonly onResolved = this._onResolved.event;
+
+  get size(): number {
+    return this.pending.size;
+  }
+
+  list(): PendingPermission[] {
+    return [...this.pending.values()].map((p) => p.pending);
+  }
+
+  /** Hold a request for `turnId` until it is answered or cancelled. */
+  hold(turnId: number, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    const id = `perm-${++this.seq}`;
+    const pending: PendingPermission = { id, turnId, request };
+    const answer = new Deferred<RequestPermissionResponse>();
+    this.pending.set(id, { pending, answer });
+    this._onRequest.fire(pending);
+    return answer.promise;
+  }
+
+  respond(id: string, optionId: string): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.pending.delete(id);
+    entry.answer.resolve({ outcome: { outcome: 'selected', optionId } });
+    this._onResolved.fire({ id, optionId, cancelled: false });
+    return true;
+  }
+
+  /** The routine's first step, and a turn's end: nothing stays pending. */
+  cancelAll(): void {
+    for (const [id, entry] of this.pending) {
+      entry.answer.resolve({ outcome: { outcome: 'cancelled' } });
+      this._onResolved.fire({ id, cancelled: true });
+    }
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,46 @@
+// What a stop reports to its callers, the panel and the log.
+import type { ProcessInfo } from '../acp/processTree';
+import type { StopRecord } from './turnMachine';
+
+export type LeftoverAction = 'ended' | 'left' | 'ask' | 'unsupported';
+
+export interface StopReport extends StopRecord {
+  agent: string;
+  sessionId?: string;
+  /** Tool processes of the stopped turn still running after it settled (filled in when
+   *  `leftoversFound` resolves: the check runs after the outcome is known). */
+  leftovers: ProcessInfo[];
+  leftoversFound: Promise<ProcessInfo[]>;
+  /** What was done with them: 'ended', 'left', 'ask' (the UI decides), or 'unsupported' (Windows: not detectable). */
+  leftoverAction?: LeftoverAction;
+}
+
+/** The agent exited by itself: what of its process group Reins ended after it. */
+export interface ExitCleanup {
+  ended: ProcessInfo[];
+}
+
+export function evidenceText(r: StopRecord): string {
+  const e = r.evidence;
+  if (!e) return 'none';
+  switch (e.kind) {
+    case 'answered':
+      return `answered ${e.stopReason}`;
+    case 'error':
+      return `error "${e.message}"`;
+    case 'exited':
+      return `exited (${e.detail.split('\n')[0]})`;
+    case 'idle-signal':
+      return 'idle signal';
+  }
+}
+
+/** One line per stop in the log: reason, session, turn, cancel timing, evidence, outcome. */
+export function formatStopLine(r: StopReport): string {
+  const rel = (t?: number) => (t === undefined ? '-' : `+${t - r.requestedAt} ms`);
+  return (
+    `stop: reason=${r.cause} agent=${r.agent} session=${r.sessionId ?? '-'} turn=${r.turnId} ` +
+    `cancel=${rel(r.firstCancelAt)} cancels=${r.cancelsSent} evidence=${evidenceText(r)} at ${rel(r.settledAt)} ` +
+    `outcome=${r.outcome}${r.unverifiedCause ? ` (${r.unverifiedCause})` : ''}`
+  );
+}
