@@ -1,6 +1,7 @@
 // Typed settings: the agents, their quirks, and the limits of the turn controller.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { FileLimits } from './acp/clientMethods/fs';
 import type { TraceLevel } from './acp/trace';
 import type { QuirkSettings } from './session/quirks';
 import type { RuntimeSettings } from './session/agentRuntime';
@@ -43,6 +44,15 @@ export function runtimeSettings(): RuntimeSettings {
 
 export function maxLineBytes(): number {
   return Math.max(0.001, section().get<number>('maxMessageMegabytes', 64)) * 1024 * 1024;
+}
+
+/** What the agent may read and write through fs/*, per request (see clientMethods/fs.ts). */
+export function fileLimits(): FileLimits {
+  const c = section();
+  return {
+    maxReadBytes: Math.max(0.001, c.get<number>('maxFileReadMegabytes', 16)) * 1024 * 1024,
+    maxWriteBytes: Math.max(0.001, c.get<number>('maxFileWriteMegabytes', 16)) * 1024 * 1024,
+  };
 }
 
 export function parallelTurnsPerFolder(): boolean {

@@ -7,7 +7,7 @@
 // panel host queues it for a frame); an emitted upsert that later grew showed streamed text
 // twice, once in the late upsert and again in the appends (issue 7 §4).
 import type { ContentBlock, SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
-import type { TranscriptEntry, ToolStatus } from '../shared/messages';
+import type { FileMark, FileWriteView, TranscriptEntry, ToolStatus } from '../shared/messages';
 import { Emitter } from '../util/emitter';
 
 export type TranscriptOp = { type: 'upsert'; entry: TranscriptEntry } | { type: 'append'; id: string; text: string } | { type: 'reset' };
@@ -20,6 +20,8 @@ export class Transcript {
   private seq = 0;
   /** The entry that streamed text currently continues, by kind. */
   private streaming: { id: string; kind: 'agent' | 'thought' } | undefined;
+  /** This turn's "Files written" entry; the next prompt starts a new one. */
+  private filesId: string | undefined;
 
   private readonly _onOp = new Emitter<TranscriptOp>();
   readonly onOp = this._onOp.event;
@@ -33,13 +35,14 @@ export class Transcript {
     this.byId.clear();
     this.at.clear();
     this.streaming = undefined;
+    this.filesId = undefined;
     this._onOp.fire({ type: 'reset' });
   }
 
-  upsert(given: TranscriptEntry): void {
+  upsert(given: TranscriptEntry, keepStreaming = false): void {
     // Our own copy: the caller's object may change after this returns.
     const entry = this.store(given);
-    if (entry.kind !== 'agent' && entry.kind !== 'thought') this.streaming = undefined;
+    if (entry.kind !== 'agent' && entry.kind !== 'thought' && !keepStreaming) this.streaming = undefined;
     this._onOp.fire({ type: 'upsert', entry });
   }
 
@@ -48,7 +51,36 @@ export class Transcript {
   }
 
   user(text: string): void {
+    this.filesId = undefined; // a new turn: its writes get their own list
     this.upsert({ kind: 'user', id: this.nextId('u'), text });
+  }
+
+  /**
+   * One write of the agent's, added to this turn's files entry (created at the first write).
+   * Writes to one path make one row: the last size, created if the first write created it.
+   * Returns the entry's id, and whether this path is new to it (the caller checks git once).
+   */
+  fileWritten(row: FileWriteView): { id: string; first: boolean } {
+    const current = this.filesId === undefined ? undefined : this.byId.get(this.filesId);
+    const id = current?.kind === 'files' ? current.id : (this.filesId = this.nextId('f'));
+    const files = current?.kind === 'files' ? current.files : [];
+    const before = files.find((f) => f.path === row.path);
+    const merged: FileWriteView = before
+      ? { path: row.path, bytes: row.bytes, created: before.created, marks: union(before.marks, row.marks) }
+      : { ...row, marks: [...row.marks] };
+    // A new list interrupts streamed text (like a tool call); a longer one does not.
+    this.upsert({ kind: 'files', id, files: before ? files.map((f) => (f === before ? merged : f)) : [...files, merged] }, current !== undefined);
+    return { id, first: !before };
+  }
+
+  /** Add `mark` to `path` in the files entry `id` (a late finding: git says it is untracked). */
+  markFile(id: string, path: string, mark: FileMark): void {
+    const entry = this.byId.get(id);
+    if (entry?.kind !== 'files') return; // cleared meanwhile (new session)
+    const row = entry.files.find((f) => f.path === path);
+    if (!row || row.marks.includes(mark)) return;
+    const marked = { ...row, marks: [...row.marks, mark] };
+    this.upsert({ ...entry, files: entry.files.map((f) => (f === row ? marked : f)) }, true);
   }
 
   notice(level: 'info' | 'warning' | 'error', text: string, actions?: Extract<TranscriptEntry, { kind: 'notice' }>['actions']): string {
@@ -144,6 +176,10 @@ export class Transcript {
   private nextId(prefix: string): string {
     return `${prefix}${++this.seq}`;
   }
+}
+
+function union(a: FileMark[], b: FileMark[]): FileMark[] {
+  return [...a, ...b.filter((m) => !a.includes(m))];
 }
 
 export function contentText(block: ContentBlock): string {

@@ -44,6 +44,24 @@ export interface PermissionOptionView {
 /** An action button that a notice or card may carry; the host runs the matching command. */
 export type PanelAction = 'openLog' | 'checkAgain' | 'forceStop' | 'newSession' | 'selectAgent' | 'restartAgent' | 'endLeftovers';
 
+/**
+ * Why a file the agent wrote deserves a look: writes need no approval, and these places change
+ * what runs or how the editor behaves. `untracked`: an existing file that git does not track,
+ * so the write cannot be seen in a diff or undone from git.
+ */
+export type FileMark = 'gitHook' | 'gitDir' | 'workspaceSettings' | 'editorConfig' | 'untracked';
+
+/** One file the agent wrote through fs/write_text_file (several writes to one file: one row). */
+export interface FileWriteView {
+  /** Relative to the workspace folder, `/`-separated: where the bytes went (links resolved). */
+  path: string;
+  /** Size of the last write. */
+  bytes: number;
+  /** The first write of the turn created the file. */
+  created: boolean;
+  marks: FileMark[];
+}
+
 export type TranscriptEntry =
   | { kind: 'user'; id: string; text: string }
   | { kind: 'agent'; id: string; markdown: string }
@@ -65,6 +83,8 @@ export type TranscriptEntry =
       /** Set once answered: the chosen option's name, or "cancelled". */
       resolved?: string;
     }
+  /** Every file the agent wrote since the prompt: one entry per turn, growing as it writes. */
+  | { kind: 'files'; id: string; files: FileWriteView[] }
   | { kind: 'plan'; id: string; items: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority?: string }[] }
   | {
       kind: 'notice';

@@ -8,7 +8,7 @@ import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
 
 const chunk = (text: string): SessionNotification =>
-  ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } }) as SessionNotification;
+  ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 
 /** The demo agent's line, in the 8-character chunks it streams. */
 const LINE = 'You chose **Allow (pretend edit)**.';

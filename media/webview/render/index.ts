@@ -1,6 +1,7 @@
 // Picks the renderer for an entry's kind.
 import { assertNever, type TranscriptEntry } from '../../../src/shared/messages';
 import { createAgentView } from './agent';
+import { createFilesView } from './files';
 import { createNoticeView } from './notice';
 import { createPermissionView } from './permission';
 import { createPlanView } from './plan';
@@ -27,6 +28,8 @@ export function createEntryView(entry: TranscriptEntry, ctx: RenderContext): Ent
       return createPlanView(entry);
     case 'notice':
       return createNoticeView(entry, ctx);
+    case 'files':
+      return createFilesView(entry);
     default:
       return assertNever(entry);
   }

@@ -1,56 +1,176 @@
 // fs/read_text_file and fs/write_text_file: what the agent may read and write through the
-// editor. Only absolute paths inside the session's workspace folder are served: an agent has
-// no business writing elsewhere through us.
+// editor. Served only for the current session, only for files whose real path is inside the
+// workspace folder (workspacePath.ts), and only up to a size limit each way. Writes need no
+// approval, so each one is reported (path, bytes, created) for the panel to list.
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
-import { promises as fsp } from 'node:fs';
+import { constants as C, promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
+import { readAllBounded, readLineRange, sliceLines, TooLarge } from './boundedRead';
+import { hookedFileOptions } from './fileHooks';
+import { refuse, resolveForRead, resolveForWrite, RESOURCE_NOT_FOUND } from './workspacePath';
+
+export { sliceLines } from './boundedRead';
+export { isInside, RESOURCE_NOT_FOUND } from './workspacePath';
 
 export interface FileAccess {
   readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile(params: WriteTextFileRequest): Promise<WriteTextFileResponse>;
 }
 
-/** The resolved path when `requested` is absolute and inside `root`; otherwise a -32602 error. */
-export function checkPath(root: string, requested: string): string {
-  if (!path.isAbsolute(requested)) {
-    throw new ResponseError(ErrorCodes.InvalidParams, `path must be absolute: ${requested}`);
-  }
-  const resolved = path.resolve(requested);
-  const relative = path.relative(path.resolve(root), resolved);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw new ResponseError(ErrorCodes.InvalidParams, `path is outside the workspace folder: ${requested}`);
-  }
-  return resolved;
+export interface FileLimits {
+  /** Most bytes one fs/read_text_file answer may carry. */
+  maxReadBytes: number;
+  /** Most bytes one fs/write_text_file may write. */
+  maxWriteBytes: number;
 }
 
-/** Lines `line` (1-based) .. `line + limit - 1` of `text`, as the spec's optional range asks. */
-export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
-  if (!line && !limit) return text;
-  const lines = text.split('\n');
-  const start = Math.max(0, (line ?? 1) - 1);
-  const end = limit ? start + limit : lines.length;
-  return lines.slice(start, end).join('\n');
+const MB = 1024 * 1024;
+export const defaultFileLimits: FileLimits = { maxReadBytes: 16 * MB, maxWriteBytes: 16 * MB };
+/** The settings that raise the limits, named in the errors so that the user knows what to change. */
+export const READ_LIMIT_SETTING = 'reins.maxFileReadMegabytes';
+export const WRITE_LIMIT_SETTING = 'reins.maxFileWriteMegabytes';
+
+/** One file the agent wrote. */
+export interface FileWrite {
+  /** The folder's real path. */
+  root: string;
+  /** The real path written (where the bytes went, links resolved). */
+  path: string;
+  /** `path` relative to `root`, `/`-separated. */
+  relative: string;
+  bytes: number;
+  /** The file did not exist before. */
+  created: boolean;
 }
 
-/** Plain disk access: what runs without an editor (the interop suite, the headless runtime). */
-export function diskFileAccess(root: string, onWrite?: (file: string) => void): FileAccess {
+export interface FileAccessOptions {
+  /** The current session's id; requests naming another are refused (none yet: all are). */
+  sessionId?: () => string | undefined;
+  /** Read at each request, so that a changed setting applies at once. */
+  limits?: () => Partial<FileLimits>;
+  /** Called after each successful write; what it throws is ignored. */
+  onWrite?: (write: FileWrite) => void;
+  /** Where `limits` and `onWrite` are attached later, when not given here (the runtime; see fileHooks.ts). */
+  hooksOwner?: object;
+}
+
+// Open the final path component without following a link: it was resolved a moment ago, and a
+// link put there since must not redirect the read or write. Non-blocking, so that a FIFO put in
+// its place cannot hang the request (opening one waits for the other end). 0 where the platform
+// has no such flag.
+export const OPEN_FLAGS = (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
+
+/** Plain disk access: what runs without an editor's buffers (the extension, the interop suite). */
+export function diskFileAccess(root: string, given: FileAccessOptions = {}): FileAccess {
+  const options = given.hooksOwner ? { ...hookedFileOptions(given.hooksOwner), ...given } : given;
+  const limits = (): FileLimits => ({ ...defaultFileLimits, ...options.limits?.() });
+
   return {
     async readTextFile(params) {
-      const file = checkPath(root, params.path);
+      checkSession(options, params.sessionId, 'fs/read_text_file');
+      const { first, count } = lineRange(params);
+      const target = await resolveForRead(root, params.path);
+      const max = limits().maxReadBytes;
+      const handle = await open(target.real, C.O_RDONLY | OPEN_FLAGS, params.path, 'read');
       try {
-        const text = await fsp.readFile(file, 'utf8');
-        return { content: sliceLines(text, params.line, params.limit) };
+        const stat = await handle.stat();
+        if (!stat.isFile()) throw refuse('not-a-file', `not a regular file: ${params.path}`, params.path);
+        if (stat.size <= max) {
+          const text = await readAllBounded(handle, max);
+          return { content: count === undefined && first === 0 ? text : sliceLines(text, first + 1, count) };
+        }
+        // Larger than the limit: a whole read is refused before reading anything; a line range
+        // is served if the lines asked for fit (the file is streamed, never held).
+        if (params.line || params.limit) return { content: await readLineRange(handle, first, count, max) };
+        throw tooLarge('read', params.path, stat.size, max);
       } catch (error) {
-        throw new ResponseError(ErrorCodes.InternalError, `cannot read ${params.path}: ${(error as Error).message}`);
+        if (error instanceof TooLarge) throw tooLarge('read', params.path, undefined, max);
+        throw asResponseError(error, params.path, 'read');
+      } finally {
+        await handle.close();
       }
     },
+
     async writeTextFile(params) {
-      const file = checkPath(root, params.path);
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      await fsp.writeFile(file, params.content, 'utf8');
-      onWrite?.(file);
+      checkSession(options, params.sessionId, 'fs/write_text_file');
+      if (typeof params.content !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'fs/write_text_file needs content (a string)');
+      const bytes = Buffer.byteLength(params.content, 'utf8');
+      const max = limits().maxWriteBytes;
+      if (bytes > max) throw tooLarge('write', params.path, bytes, max);
+      const target = await resolveForWrite(root, params.path);
+      try {
+        if (!target.exists) await fsp.mkdir(path.dirname(target.real), { recursive: true });
+        const handle = await open(target.real, C.O_WRONLY | C.O_CREAT | C.O_TRUNC | OPEN_FLAGS, params.path, 'write');
+        try {
+          if (!(await handle.stat()).isFile()) throw refuse('not-a-file', `not a regular file: ${params.path}`, params.path);
+          await handle.writeFile(params.content, 'utf8');
+        } finally {
+          await handle.close();
+        }
+      } catch (error) {
+        throw asResponseError(error, params.path, 'write');
+      }
+      try {
+        options.onWrite?.({ root: target.root, path: target.real, relative: target.relative, bytes, created: !target.exists });
+      } catch {
+        // Listing the write is a courtesy; the write itself succeeded.
+      }
       return {};
     },
   };
+}
+
+function checkSession(options: FileAccessOptions, sessionId: unknown, method: string): void {
+  if (!options.sessionId) return; // no session to compare with (unit tests of the paths alone)
+  const current = options.sessionId();
+  if (current === undefined || sessionId !== current) {
+    throw refuse('wrong-session', `${method} names session ${JSON.stringify(sessionId)}, which is not this client's current session${current ? ` (${current})` : ''}`);
+  }
+}
+
+/** The spec's optional `line` (1-based) and `limit`, validated; 0 or null mean "not given", as before. */
+function lineRange(params: ReadTextFileRequest): { first: number; count: number | undefined } {
+  const { line, limit } = params;
+  for (const [name, value] of [['line', line], ['limit', limit]] as const) {
+    if (value != null && (!Number.isInteger(value) || value < 0)) {
+      throw refuse('bad-range', `fs/read_text_file: ${name} must be a whole number of at least 1, not ${JSON.stringify(value)}`, params.path);
+    }
+  }
+  return { first: Math.max(0, (line || 1) - 1), count: limit || undefined };
+}
+
+async function open(file: string, flags: number, requested: string, what: 'read' | 'write'): Promise<FileHandle> {
+  try {
+    return await fsp.open(file, flags, 0o666);
+  } catch (error) {
+    throw asResponseError(error, requested, what);
+  }
+}
+
+function tooLarge(what: 'read' | 'write', requested: string, size: number | undefined, max: number): ResponseError<unknown> {
+  const setting = what === 'read' ? READ_LIMIT_SETTING : WRITE_LIMIT_SETTING;
+  const actual = size === undefined ? 'more than that' : megabytes(size);
+  const hint = what === 'read' ? '; ask for fewer lines (line, limit)' : '';
+  return refuse('too-large', `${requested} is too large to ${what}: ${actual}, the limit is ${megabytes(max)} (setting ${setting})${hint}`, requested);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / MB).toFixed(bytes < MB ? 3 : 1)} MB`;
+}
+
+function asResponseError(error: unknown, requested: string, what: 'read' | 'write'): ResponseError<unknown> {
+  if (error instanceof ResponseError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') {
+    // O_NOFOLLOW met a link that was not there when the path was checked.
+    return refuse('outside-workspace', `path changed into a link while it was being opened: ${requested}`, requested);
+  }
+  if (code === 'EISDIR' || code === 'ENXIO') {
+    // A directory, or a FIFO with no reader (opened for writing without waiting for one).
+    return refuse('not-a-file', `not a regular file: ${requested}`, requested);
+  }
+  if (code === 'ENOENT' && what === 'read') return new ResponseError(RESOURCE_NOT_FOUND, `file not found: ${requested}`, { path: requested });
+  return new ResponseError(ErrorCodes.InternalError, `cannot ${what} ${requested}: ${(error as Error).message}`);
 }

@@ -1,0 +1,30 @@
+// The size limits and the write report of a runtime's FileAccess, attached to the runtime by
+// whoever shows it (the folder session, when it wires a new runtime) instead of being passed
+// to its constructor: the runtime builds its FileAccess in start() and looks them up at each
+// request, so that a changed setting applies at once and a detached listener hears nothing.
+import type { FileAccessOptions, FileLimits, FileWrite } from './fs';
+
+export interface FileHooks {
+  limits?: () => Partial<FileLimits>;
+  onWrite?: (write: FileWrite) => void;
+}
+
+const attached = new WeakMap<object, FileHooks>();
+
+/** Attach `hooks` to `owner` (a runtime); the returned disposable detaches them. */
+export function attachFileHooks(owner: object, hooks: FileHooks): { dispose(): void } {
+  attached.set(owner, hooks);
+  return {
+    dispose: () => {
+      if (attached.get(owner) === hooks) attached.delete(owner);
+    },
+  };
+}
+
+/** The FileAccess options that consult what is attached to `owner` when a request comes. */
+export function hookedFileOptions(owner: object): Pick<FileAccessOptions, 'limits' | 'onWrite'> {
+  return {
+    limits: () => attached.get(owner)?.limits?.() ?? {},
+    onWrite: (write) => attached.get(owner)?.onWrite?.(write),
+  };
+}

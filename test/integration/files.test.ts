@@ -1,0 +1,110 @@
+// fs/read_text_file and fs/write_text_file in the real extension host (issue 7 §6): the scripted
+// agent sends the requests an agent could send, through the folder's real settings, and the
+// record says what it was answered; the transcript lists what it wrote, with marks.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { events } from '../fixtures/scriptedAgent/records';
+import type { TranscriptEntry } from '../../src/shared/messages';
+import { addAgent, api, resetReins, send, setting, useAgent } from './support';
+
+const call = (method: 'fs/read_text_file' | 'fs/write_text_file', params: Record<string, unknown>) => ({
+  call: { method, params: { sessionId: '${sessionId}', ...params } },
+});
+
+describe('fs: the agent stays inside the workspace', () => {
+  let ws: string;
+  let outside: string;
+  const made: string[] = [];
+
+  before(function () {
+    if (process.platform === 'win32') this.skip(); // the link needs privileges there
+    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'the secret');
+    for (const [name, make] of [
+      ['outside-link', () => fs.symlinkSync(outside, path.join(ws, 'outside-link'))],
+      ['..hidden', () => fs.writeFileSync(path.join(ws, '..hidden'), 'dot dot')],
+      ['big.txt', () => fs.writeFileSync(path.join(ws, 'big.txt'), 'x'.repeat(3000))],
+    ] as const) {
+      make();
+      made.push(name);
+    }
+  });
+
+  after(async () => {
+    await resetReins();
+    await setting('maxFileReadMegabytes', undefined);
+    await setting('maxFileWriteMegabytes', undefined);
+    if (!ws) return;
+    for (const name of [...made, 'notes', '.git', '.vscode', 'big-out.txt']) fs.rmSync(path.join(ws, name), { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  // Sabotage (workspacePath.ts taking path.resolve(requested) instead of the real path), this
+  // test printed, in code-server:
+  //   AssertionError [ERR_ASSERTION]: read through a link out
+  //   + 'served: {"content":"the secret"}'
+  //   - 'outside-workspace'
+  it('refuses a link out, another session and oversized requests; serves ..hidden; lists the writes with marks', async () => {
+    await setting('maxFileReadMegabytes', 0.001); // about 1 KB: big.txt (3000 bytes) is too large
+    await setting('maxFileWriteMegabytes', 0.001);
+    const agent = await addAgent({
+      prompts: [
+        {
+          steps: [
+            call('fs/read_text_file', { path: '${cwd}/outside-link/secret.txt' }),
+            call('fs/write_text_file', { path: '${cwd}/outside-link/planted.txt', content: 'planted' }),
+            call('fs/read_text_file', { path: '${cwd}/..hidden' }),
+            call('fs/read_text_file', { path: '${cwd}/..hidden', sessionId: 'sess-elsewhere' }),
+            call('fs/read_text_file', { path: '${cwd}/big.txt' }),
+            call('fs/write_text_file', { path: '${cwd}/big-out.txt', content: 'y'.repeat(2000) }),
+            call('fs/write_text_file', { path: '${cwd}/.git/hooks/pre-commit', content: '#!/bin/sh\necho hook\n' }),
+            call('fs/write_text_file', { path: '${cwd}/.vscode/settings.json', content: '{}\n' }),
+            call('fs/write_text_file', { path: '${cwd}/notes/plan.md', content: '# plan\n' }),
+            call('fs/write_text_file', { path: '${cwd}/notes/plan.md', content: '# plan, longer\n' }),
+            { text: 'done' },
+          ],
+        },
+        { steps: [call('fs/write_text_file', { path: '${cwd}/notes/second.md', content: 'two' }), { text: 'again' }] },
+      ],
+    });
+    await useAgent(agent);
+    assert.deepEqual(await send('touch some files'), { status: 'completed', stopReason: 'end_turn' });
+
+    const replies = events(agent.entries(), 'call-answered').map((e) => e.reply as { result?: { content?: string }; error?: { code: number; message: string; data?: { reason?: string } } });
+    const reason = (i: number) => replies[i].error?.data?.reason ?? `served: ${JSON.stringify(replies[i].result)}`;
+    assert.equal(replies.length, 10);
+    assert.equal(reason(0), 'outside-workspace', 'read through a link out');
+    assert.equal(replies[0].error?.code, -32602);
+    assert.match(replies[0].error?.message ?? '', /outside the workspace folder/);
+    assert.equal(reason(1), 'outside-workspace', 'write through a link out');
+    assert.equal(fs.existsSync(path.join(outside, 'planted.txt')), false, 'nothing planted outside');
+    assert.deepEqual(replies[2].result, { content: 'dot dot' }, '..hidden is a file inside');
+    assert.equal(reason(3), 'wrong-session');
+    assert.equal(reason(4), 'too-large');
+    assert.match(replies[4].error!.message, /reins\.maxFileReadMegabytes/);
+    assert.equal(reason(5), 'too-large');
+    assert.match(replies[5].error!.message, /reins\.maxFileWriteMegabytes/);
+    assert.equal(fs.existsSync(path.join(ws, 'big-out.txt')), false);
+    for (const i of [6, 7, 8, 9]) assert.ok(replies[i].result !== undefined, `write ${i} served: ${reason(i)}`);
+    assert.equal(fs.readFileSync(path.join(ws, '.git', 'hooks', 'pre-commit'), 'utf8'), '#!/bin/sh\necho hook\n');
+
+    const files = (t: TranscriptEntry[]) => t.filter((e): e is Extract<TranscriptEntry, { kind: 'files' }> => e.kind === 'files');
+    let listed = files((await api()).state()!.transcript);
+    assert.equal(listed.length, 1, 'one "Files written" entry for the turn');
+    assert.deepEqual(listed[0].files, [
+      { path: '.git/hooks/pre-commit', bytes: 20, created: true, marks: ['gitHook'] },
+      { path: '.vscode/settings.json', bytes: 3, created: true, marks: ['workspaceSettings'] },
+      { path: 'notes/plan.md', bytes: 15, created: true, marks: [] },
+    ]);
+
+    // The next turn gets its own list.
+    assert.equal((await send('once more')).status, 'completed');
+    listed = files((await api()).state()!.transcript);
+    assert.equal(listed.length, 2);
+    assert.deepEqual(listed[1].files, [{ path: 'notes/second.md', bytes: 3, created: true, marks: [] }]);
+  });
+});
