@@ -201,8 +201,8 @@ export class FolderSession implements vscode.Disposable {
     return report && toStopResult(report);
   }
 
-  endLeftovers(): void {
-    const ended = this.runtimeValue?.endLeftovers() ?? [];
+  async endLeftovers(): Promise<void> {
+    const ended = (await this.runtimeValue?.endLeftovers()) ?? [];
     if (ended.length > 0) this.transcript.notice('info', `Ended ${ended.length} leftover tool process${ended.length > 1 ? 'es' : ''}.`);
   }
 
@@ -458,7 +458,7 @@ export class FolderSession implements vscode.Disposable {
     else if (r.leftoverAction === 'left') this.transcript.notice('info', `${head} (left running, per reins.leftoverProcesses).`);
     else {
       this.transcript.notice('warning', head, [{ action: 'endLeftovers', label: 'End Them' }]);
-      void vscode.window.showWarningMessage(`Reins: ${head}`, 'End Them', 'Leave Running').then((c) => c === 'End Them' && this.endLeftovers());
+      void vscode.window.showWarningMessage(`Reins: ${head}`, 'End Them', 'Leave Running').then((c) => c === 'End Them' && void this.endLeftovers());
     }
   }
 

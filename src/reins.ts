@@ -104,7 +104,7 @@ export class Reins implements vscode.Disposable {
       case 'forceStop':
         return void session.forceStop();
       case 'endLeftovers':
-        return session.endLeftovers();
+        return void session.endLeftovers();
       case 'newSession':
         return void vscode.commands.executeCommand('reins.newSession');
       case 'selectAgent':

@@ -354,8 +354,8 @@ export class AgentRuntime {
     return this.permissions.respond(id, optionId);
   }
 
-  /** End the tool processes the last stop found still running (only those). */
-  endLeftovers(): ProcessInfo[] {
+  /** End the tool processes the last stop found still running (only those, if still the same). */
+  endLeftovers(): Promise<ProcessInfo[]> {
     return this.leftovers.endFound();
   }
 
@@ -524,7 +524,7 @@ export class AgentRuntime {
     this.options.log.info(
       `stop of turn ${report.turnId}: ${found.length} tool process(es) still running: ${found.map((p) => `${p.pid} ${p.command}`).join('; ')} (${report.leftoverAction})`,
     );
-    if (policy === 'end') this.endLeftovers();
+    if (policy === 'end') await this.endLeftovers();
     this._onLeftovers.fire(report);
     return found;
   }

@@ -191,11 +191,15 @@ export class LeftoverWatch {
     });
   }
 
-  /** End what the last scan found (only those: a pid is never guessed). */
-  endFound(): ProcessInfo[] {
-    const ended = this.lastFound;
+  /**
+   * End what the last scan found, and only those that still are what was found: a pid is
+   * reused once its process is gone, and the user may click *End Them* minutes later.
+   */
+  async endFound(): Promise<ProcessInfo[]> {
+    const found = this.lastFound;
     this.lastFound = [];
-    if (ended.length === 0) return ended;
+    if (found.length === 0) return found;
+    const ended = stillRunning(found, await this.list());
     const pids = ended.map((p) => p.pid);
     signalAll(pids, 'SIGTERM');
     setTimeout(() => signalAll(pids, 'SIGKILL'), 1000).unref();

@@ -1,9 +1,10 @@
 // Deactivation, last (the file name sorts it last): it ends Reins in this extension host.
 // Calls the real `deactivate` of the loaded bundle, as VS Code does on window reload or close.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cancels, events, received } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, extensionPath, send, setting, useAgent, waitUntil } from './support';
+import { addAgent, api, extensionPath, logText, send, setting, useAgent, waitUntil } from './support';
 
 function alive(pid: number): boolean {
   try {
@@ -12,6 +13,24 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The time a log line was written ("2026-12-01 00:38:29.472 [error] …", local time). */
+function loggedAt(line: string): number {
+  const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d+)/.exec(line);
+  return m ? new Date(`${m[1]}T${m[2]}`).getTime() : 0;
+}
+
+/** Every log file below `dir` (the window's log folder: the extension host's log and ours). */
+function allLogs(dir: string, depth = 0): string {
+  if (depth > 3) return '';
+  let text = '';
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) text += allLogs(p, depth + 1);
+    else if (e.name.endsWith('.log')) text += fs.readFileSync(p, 'utf8');
+  }
+  return text;
 }
 
 describe('deactivation (runs last)', function () {
@@ -34,9 +53,32 @@ describe('deactivation (runs last)', function () {
     // The same module instance the extension host loaded (Node's require cache).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const extension = require(path.join(extensionPath(), 'dist', 'extension.js')) as { deactivate(): Promise<void> };
+    // Listener errors reach the host's console (VS Code's emitter catches them).
+    const consoleErrors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => {
+      consoleErrors.push(args.map(String).join(' '));
+      original.apply(console, args);
+    };
     const started = Date.now();
-    await extension.deactivate();
+    try {
+      await extension.deactivate();
+    } finally {
+      console.error = original;
+    }
     const took = Date.now() - started;
+    // Issue 7 §5: a listener that read the cleared module variable threw during deactivation.
+    // VS Code's emitter catches listener errors and logs them in the extension host's log.
+    await new Promise((r) => setTimeout(r, 500));
+    const hostLogs = allLogs(path.dirname(path.dirname((await api()).logUri.fsPath)));
+    assert.ok(!consoleErrors.some((e) => /activeSession/.test(e)), consoleErrors.join('\n'));
+    // Only this run's lines: the log folders of earlier hosts may sit beside ours.
+    const thrown = hostLogs.split('\n').filter((l) => /reading 'activeSession'/.test(l) && loggedAt(l) >= started - 1000);
+    // Sabotage (the listener given the module variable again): "[error] TypeError: Cannot read
+    // properties of undefined (reading 'activeSession')", ten times.
+    assert.deepEqual(thrown, []);
+    // The deactivation stop's own line reaches the log (the channel outlives the stops).
+    await waitUntil('the stop line in the log', async () => /stop: reason=deactivate/.test(await logText()), 3000);
 
     assert.ok(cancels(agent.entries()).length >= 1, 'the running turn got session/cancel');
     assert.equal(received(agent.entries(), 'session/prompt').length, 1);

@@ -3,7 +3,8 @@
 // Claude Code process and pi-acp's `pi` were ended as "leftovers").
 import * as assert from 'node:assert/strict';
 import { parseElapsed, parsePsOutput, type ProcessInfo } from '../../src/acp/processTree';
-import { findLeftovers, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/session/leftovers';
+import { findLeftovers, LeftoverWatch, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/session/leftovers';
+import { MemoryLogger } from '../../src/util/logger';
 
 const T0 = 1_000_000_000_000; // the stopped turn's start
 const AGENT = 100;
@@ -116,5 +117,52 @@ describe('ps parsing', () => {
       { pid: 10, ppid: 1, pgid: 10, startedAt: now - 60_000, command: '/usr/bin/node agent.js --acp' },
       { pid: 11, ppid: 10, pgid: 10, startedAt: now - 2000, command: 'sh -c sleep 37' },
     ]);
+  });
+});
+
+describe('leftovers: the watch', () => {
+  // Pids above Linux's pid_max (4194304): signalling them can never reach a real process.
+  const P = 5_000_000;
+  const agent = proc(P, 1, 'agent', T0 - 60_000, P);
+  const tool = proc(P + 1, P, 'sh -c sleep 37', Date.now(), P);
+
+  function watchOver(lists: ProcessInfo[][]): LeftoverWatch {
+    let call = 0;
+    const watch = new LeftoverWatch(new MemoryLogger(), async () => lists[Math.min(call++, lists.length - 1)]);
+    watch.beginTurn(Date.now() - 1000);
+    watch.noteTool('t', 'sleep 37', { command: 'sleep 37' }, Date.now() - 500);
+    return watch;
+  }
+
+  it('finds the tool, and re-checks it a moment later', async () => {
+    const watch = watchOver([[agent, tool], [agent, tool]]);
+    assert.deepEqual((await watch.scan(P)).map((p) => p.pid), [P + 1]);
+  });
+
+  it('a tool the agent ended itself during the re-check is not reported', async () => {
+    const watch = watchOver([[agent, tool], [agent]]);
+    assert.deepEqual(await watch.scan(P), []);
+  });
+
+  // Sabotage (endFound signalling lastFound without listing again): "ended: [5000001]".
+  it('End Them ends only what is still the same process (a pid is reused once its process is gone)', async () => {
+    const reused = { ...tool, command: 'vim notes.txt', startedAt: tool.startedAt + 120_000 };
+    const watch = watchOver([[agent, tool], [agent, tool], [agent, reused]]);
+    assert.equal((await watch.scan(P)).length, 1);
+    const ended = await watch.endFound();
+    assert.deepEqual(ended.map((p) => p.pid), [], `ended: ${JSON.stringify(ended.map((p) => p.pid))}`);
+  });
+
+  it('barrier resolves once the listing of the outcome is taken', async () => {
+    let release: (l: ProcessInfo[]) => void = () => undefined;
+    const watch = new LeftoverWatch(new MemoryLogger(), () => new Promise((r) => (release = r)));
+    let passed = false;
+    void watch.scan(P);
+    const barrier = watch.barrier().then(() => (passed = true));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(passed, false, 'waits for the listing');
+    release([agent]);
+    await barrier;
+    assert.equal(passed, true);
   });
 });

@@ -283,7 +283,7 @@ describe('runtime against the scripted agent', function () {
     const report: StopReport = await rt.stop('user');
     assert.equal(report.outcome, 'aborted');
     await report.leftoversFound;
-    // Sabotage (leftoverProcesses() not called): printed "[]".
+    // Sabotage (the leftover scan not called): printed "[]".
     // The tool is `sh -c "sleep 37"`: the shell and, where it does not exec, its sleep.
     assert.ok(report.leftovers.some((p) => p.pid === pid), JSON.stringify(report.leftovers));
     assert.ok(report.leftovers.every((p) => /sleep 37/.test(p.command)), JSON.stringify(report.leftovers));
