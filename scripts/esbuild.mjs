@@ -76,7 +76,26 @@ if (tests) {
 }
 
 if (watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  // The lines VS Code's $esbuild-watch problem matcher (connor4312.esbuild-problem-matchers)
+  // reads: one "started" when the first build starts, one "finished" when the last one ends.
+  let active = 0;
+  const problemMatcher = {
+    name: 'problem-matcher',
+    setup(build) {
+      build.onStart(() => {
+        if (active++ === 0) console.log('[watch] build started');
+      });
+      build.onEnd((result) => {
+        const problems = [...result.errors.map((m) => ['✘ [ERROR]', m]), ...result.warnings.map((m) => ['▲ [WARNING]', m])];
+        for (const [kind, { text, location }] of problems) {
+          console.error(`${kind} ${text}`);
+          if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+        }
+        if (--active === 0) console.log('[watch] build finished');
+      });
+    },
+  };
+  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, logLevel: 'silent', plugins: [problemMatcher] })));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching…');
 } else {

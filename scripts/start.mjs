@@ -4,11 +4,12 @@
 //   - desktop VS Code (`code` on PATH): `code --extensionDevelopmentPath=<repo> <folder>`
 //   - otherwise (servers, containers, offline machines): the cached code-server (installed on
 //     first use, see test/host/installCodeServer.mjs) and a URL to open in your browser.
-// Env: REINS_PORT (default 8080).
+// Env: REINS_PORT (default 8080), REINS_CODE_SERVER_VERSION (see test/host/installCodeServer.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, cpSync, existsSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePrerequisites } from './prerequisites.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (m) => console.log(`[start] ${m}`);
@@ -24,6 +25,11 @@ function onPath(cmd) {
   }
   return null;
 }
+
+const code = onPath('code');
+// Before anything slow: without desktop VS Code, the code-server host needs its build tools
+// the first time (installed as root, otherwise the exact command is printed and we stop).
+if (!code) await ensurePrerequisites('start');
 
 log('building (node scripts/esbuild.mjs)…');
 if (spawnSync(process.execPath, ['scripts/esbuild.mjs'], { cwd: repo, stdio: 'inherit' }).status !== 0) {
@@ -42,7 +48,6 @@ if (!existsSync(folder)) {
   process.exit(1);
 }
 
-const code = onPath('code');
 if (code) {
   log(`opening ${folder} in desktop VS Code (${code})`);
   const child = spawn(code, [`--extensionDevelopmentPath=${repo}`, folder], { stdio: 'inherit' });

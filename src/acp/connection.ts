@@ -113,7 +113,7 @@ export class AcpConnection {
       return handlers.requestPermission(params);
     });
     if (handlers.readTextFile) {
-      const read = handlers.readTextFile;
+      const read = handlers.readTextFile.bind(handlers);
       this.rpc.onRequest('fs/read_text_file', (params: ReadTextFileRequest) => {
         requireSession(params, 'fs/read_text_file');
         if (typeof params.path !== 'string') throw invalid('fs/read_text_file needs a path');
@@ -121,7 +121,7 @@ export class AcpConnection {
       });
     }
     if (handlers.writeTextFile) {
-      const write = handlers.writeTextFile;
+      const write = handlers.writeTextFile.bind(handlers);
       this.rpc.onRequest('fs/write_text_file', (params: WriteTextFileRequest) => {
         requireSession(params, 'fs/write_text_file');
         if (typeof params.path !== 'string' || typeof params.content !== 'string') {

@@ -1,35 +1,54 @@
 #!/usr/bin/env node
 // Installs (once) the offline VS Code host used by the integration tests and `npm start`:
-// Node 24 from npm + code-server from npm, into a cache folder (see
-// /work/shared/notes/real-vscode-offline.md for why this and not @vscode/test-electron).
+// Node from npm (the major code-server's engines ask for) + code-server from npm, into a cache
+// folder (see /work/shared/notes/real-vscode-offline.md for why this and not @vscode/test-electron).
 //
 //   node test/host/installCodeServer.mjs        install if needed, print the paths
 //   import { ensureCodeServer } from './installCodeServer.mjs'
 //
-// Env: REINS_HOST_CACHE = cache folder (default <repo>/.vscode-test/code-server-<version>).
-import { spawn } from 'node:child_process';
+// Env: REINS_CODE_SERVER_VERSION = another code-server (e.g. 4.90.3, which is VS Code 1.90.2:
+//        the oldest VS Code `engines.vscode` accepts); default DEFAULT_CODE_SERVER_VERSION.
+//      REINS_HOST_CACHE = cache folder (default <repo>/.vscode-test/code-server-<version>).
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export const CODE_SERVER_VERSION = '4.139.1';
-const NODE_MAJOR = '24';
+export const DEFAULT_CODE_SERVER_VERSION = '4.139.1';
+export const CODE_SERVER_VERSION = process.env.REINS_CODE_SERVER_VERSION || DEFAULT_CODE_SERVER_VERSION;
+// The Node major each code-server's engines (and postinstall check) ask for, and the VS Code it
+// bundles. Versions not listed are looked up on npm (engines.node) when first used.
+const KNOWN = {
+  '4.139.1': { node: '24', vscode: '1.139.1' },
+  '4.90.3': { node: '20', vscode: '1.90.2' },
+};
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function cacheDir() {
   return resolve(process.env.REINS_HOST_CACHE || join(repo, '.vscode-test', `code-server-${CODE_SERVER_VERSION}`));
 }
 
+let nodeMajorCache;
+/** The Node major code-server CODE_SERVER_VERSION needs. */
+export function nodeMajor() {
+  if (nodeMajorCache) return nodeMajorCache;
+  if (KNOWN[CODE_SERVER_VERSION]) return (nodeMajorCache = KNOWN[CODE_SERVER_VERSION].node);
+  const r = spawnSync('npm', ['view', `code-server@${CODE_SERVER_VERSION}`, 'engines.node'], { env: cleanNpmEnv(), encoding: 'utf8' });
+  const major = /(\d+)/.exec(r.stdout ?? '')?.[1];
+  if (r.status !== 0 || !major) throw new Error(`cannot tell which Node code-server@${CODE_SERVER_VERSION} needs: ${(r.stderr ?? '').trim()}`);
+  return (nodeMajorCache = major);
+}
+
 /** Paths inside the cache; valid once ensureCodeServer() resolved. */
 export function hostPaths(dir = cacheDir()) {
-  const nodePkg = join(dir, 'node24', 'node_modules', `node-${process.platform}-${process.arch}`);
+  const nodePkg = join(dir, `node${nodeMajor()}`, 'node_modules', `node-${process.platform}-${process.arch}`);
   const serverPkg = join(dir, 'server', 'node_modules', 'code-server');
   return {
     dir,
     nodeDir: nodePkg,
     node: join(nodePkg, 'bin', 'node'),
     codeServerDir: serverPkg,
-    // Run the entry with Node 24 directly: the bin shim would use whatever `node` is on PATH.
+    // Run the entry with the cached Node directly: the bin shim would use whatever `node` is on PATH.
     codeServerEntry: join(serverPkg, 'out', 'node', 'entry.js'),
     // code-server writes to XDG dirs even for --version; keep that inside the cache.
     xdg: join(dir, 'xdg'),
@@ -37,15 +56,56 @@ export function hostPaths(dir = cacheDir()) {
   };
 }
 
-/** Environment for running Node 24 / code-server: its node first on PATH, XDG dirs scratch. */
+/** Environment for running the cached Node / code-server: its node first on PATH, XDG dirs scratch. */
 export function hostEnv(paths = hostPaths(), base = process.env) {
   return {
     ...base,
-    PATH: `${dirname(paths.node)}:${base.PATH ?? ''}`,
+    PATH: `${dirname(paths.node)}${delimiter}${base.PATH ?? ''}`,
     XDG_CONFIG_HOME: join(paths.xdg, 'config'),
     XDG_DATA_HOME: join(paths.xdg, 'data'),
     XDG_CACHE_HOME: join(paths.xdg, 'cache'),
   };
+}
+
+// What an outer npm (`npm test`, `npm start`) hands its scripts that a nested `npm install`
+// would take as its own configuration. The one that bit: npm_config_user_agent ("npm/11
+// node/v20…"), from which code-server's postinstall reads the Node version, so it refused to
+// install under `npm test` even with Node 24 first on PATH. Kept: the settings a person sets to
+// reach a registry at all (a mirror, a proxy, a CA, a cache folder).
+const KEEP_NPM_CONFIG = new Set([
+  'registry',
+  'cache',
+  'proxy',
+  'https_proxy',
+  'http_proxy',
+  'noproxy',
+  'no_proxy',
+  'cafile',
+  'ca',
+  'strict_ssl',
+  'userconfig',
+  'globalconfig',
+  'offline',
+  'prefer_offline',
+]);
+
+/** `base` without the outer npm's variables (npm_config_*, npm_package_*, npm_lifecycle_*, …) and the PATH entries it added. */
+export function cleanNpmEnv(base = process.env) {
+  const env = {};
+  for (const [key, value] of Object.entries(base)) {
+    const config = /^npm_config_(.+)$/i.exec(key)?.[1].toLowerCase().replace(/-/g, '_');
+    if (config !== undefined ? !KEEP_NPM_CONFIG.has(config) : /^npm_/i.test(key)) continue;
+    env[key] = value;
+  }
+  // npm sets NODE to the Node it runs on, and INIT_CWD to where it was started.
+  if (base.npm_node_execpath && base.NODE === base.npm_node_execpath) delete env.NODE;
+  if (base.npm_lifecycle_event) delete env.INIT_CWD;
+  // npm puts every node_modules/.bin above the package, and its node-gyp shim, first on PATH.
+  env.PATH = (base.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir && !/[\\/]node_modules[\\/]\.bin$/.test(dir) && !/[\\/]node-gyp-bin$/.test(dir))
+    .join(delimiter);
+  return env;
 }
 
 const log = (msg) => console.log(`[host-install] ${msg}`);
@@ -66,7 +126,8 @@ function run(cmd, args, opts) {
     child.on('error', fail);
     child.on('exit', (code, signal) => {
       process.off('exit', killGroup);
-      code === 0 ? ok() : fail(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`));
+      if (code === 0) ok();
+      else fail(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`));
     });
   });
 }
@@ -137,41 +198,67 @@ function isComplete(paths) {
   }
 }
 
-/** Installs Node 24 and code-server into the cache unless already there; returns hostPaths(). */
+/** True when the host for CODE_SERVER_VERSION is cached (nothing to install, nothing to build). */
+export function hostInstalled() {
+  try {
+    return isComplete(hostPaths());
+  } catch {
+    return false; // an unknown version whose Node could not be looked up: not installed either
+  }
+}
+
+/** Installs Node and code-server into the cache unless already there; returns hostPaths(). */
 export async function ensureCodeServer({ quiet = false } = {}) {
   const paths = hostPaths();
   if (isComplete(paths)) return paths;
+  // Stops at once (or installs them, as root) if the native modules could not be built.
+  // (Imported here: prerequisites.mjs imports this module, and a static cycle would deadlock
+  // its top-level await.)
+  const { ensurePrerequisites } = await import('../../scripts/prerequisites.mjs');
+  await ensurePrerequisites('host');
   return withLock(paths.dir, async () => {
     if (isComplete(paths)) return paths; // someone else finished while we waited
     const started = Date.now();
     const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
     // Half-finished installs are not trusted: start over.
     rmSync(paths.dir, { recursive: true, force: true });
-    for (const d of ['node24', 'server', 'xdg']) mkdirSync(join(paths.dir, d), { recursive: true });
+    const nodeFolder = join(paths.dir, `node${nodeMajor()}`);
+    for (const d of [nodeFolder, join(paths.dir, 'server'), paths.xdg]) mkdirSync(d, { recursive: true });
     const npmQuiet = ['--no-audit', '--no-fund', '--no-save', '--loglevel=warn'];
     const stdio = quiet ? 'ignore' : 'inherit';
+    // A nested npm must not take the outer npm's variables (`npm test` runs us) as its own
+    // configuration: see cleanNpmEnv. The cached Node goes first on PATH, so /usr/bin/npm runs on it.
+    const npmEnv = { ...hostEnv(paths, cleanNpmEnv()), npm_config_update_notifier: 'false' };
 
-    log(`installing node-${process.platform}-${process.arch}@${NODE_MAJOR} into ${paths.dir}/node24`);
-    writeFileSync(join(paths.dir, 'node24', 'package.json'), '{"private":true}\n');
-    await run('npm', ['install', `node-${process.platform}-${process.arch}@${NODE_MAJOR}`, ...npmQuiet],
-      { cwd: join(paths.dir, 'node24'), stdio });
+    const nodePackage = `node-${process.platform}-${process.arch}@${nodeMajor()}`;
+    log(`installing ${nodePackage} into ${nodeFolder}`);
+    writeFileSync(join(nodeFolder, 'package.json'), '{"private":true}\n');
+    await run('npm', ['install', nodePackage, ...npmQuiet], { cwd: nodeFolder, env: npmEnv, stdio });
     log(`node ${await capture(paths.node, ['--version'])} ready (${secs()})`);
 
     log(`installing code-server@${CODE_SERVER_VERSION} (builds native modules; takes a few minutes)…`);
     writeFileSync(join(paths.dir, 'server', 'package.json'), '{"private":true}\n');
     const env = {
-      ...hostEnv(paths),
+      ...npmEnv,
       // Without nodedir node-gyp downloads headers from the internet, which is not reachable.
       npm_config_nodedir: paths.nodeDir,
-      // npm prints the noisy native build output only with --foreground-scripts; keep progress visible.
-      npm_config_update_notifier: 'false',
     };
-    await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', ...npmQuiet],
-      { cwd: join(paths.dir, 'server'), env, stdio });
+    // --foreground-scripts: the native builds' progress stays visible (and their errors).
+    await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', ...npmQuiet], { cwd: join(paths.dir, 'server'), env, stdio });
 
     const version = await capture(paths.node, [paths.codeServerEntry, '--version'], { env: hostEnv(paths) });
-    log(`code-server --version: ${version.split('\n').filter((l) => /^\d+\./.test(l)).join(' ') || version}`);
-    writeFileSync(paths.marker, JSON.stringify({ codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString(), seconds: (Date.now() - started) / 1000 }) + '\n');
+    log(
+      `code-server --version: ${
+        version
+          .split('\n')
+          .filter((l) => /^\d+\./.test(l))
+          .join(' ') || version
+      }`,
+    );
+    writeFileSync(
+      paths.marker,
+      JSON.stringify({ codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString(), seconds: (Date.now() - started) / 1000 }) + '\n',
+    );
     log(`done in ${secs()}`);
     return paths;
   });

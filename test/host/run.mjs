@@ -73,7 +73,10 @@ async function runCodeServer(workspace) {
       recent.push(line);
       if (recent.length > 60) recent.shift();
       const count = /^\s*(\d+) (passing|failing|pending)\b/.exec(line);
-      if (count) (sawMocha = true), (counts[count[2]] = Number(count[1]));
+      if (count) {
+        sawMocha = true;
+        counts[count[2]] = Number(count[1]);
+      }
       if (!verbose && NOISE.some((re) => re.test(line))) continue;
       console.log(level === 'error' || level === 'warn' ? `  [${level}] ${line}` : line.trim() ? `  ${line}` : '');
     }

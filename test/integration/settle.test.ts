@@ -125,7 +125,7 @@ const paths: ExitPath[] = [
   },
   {
     name: 'switch agent',
-    trigger: async (agent) => {
+    trigger: async (_agent) => {
       const other = await addAgent({ prompts: [{ steps: [{ text: 'other' }] }] });
       const ok = await vscode.commands.executeCommand('reins.selectAgent', other.name);
       return { ok, other };

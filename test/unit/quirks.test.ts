@@ -18,7 +18,7 @@ describe('agent quirks', () => {
     assert.ok(q.isIdleSignal(info({ goose: { activeRunId: null } })));
     assert.ok(!q.isIdleSignal(info({ goose: { activeRunId: 'run_1' } })));
     assert.ok(!q.isIdleSignal(info({ other: true })));
-    assert.ok(!q.isIdleSignal({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '' } } } as SessionNotification));
+    assert.ok(!q.isIdleSignal({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '' } } }));
   });
 
   it('an agent entry adds its own patterns (any error code) and idle path', () => {

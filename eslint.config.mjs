@@ -1,0 +1,108 @@
+// ESLint 9 flat config: typescript-eslint's type-aware rules for the TypeScript (each file is
+// checked against its own tsconfig: src/, media/webview/, test/), the plain recommended rules for
+// the build and host scripts (.mjs). Formatting is Prettier's job (eslint-config-prettier last).
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const OPTIONS = {
+  'switch-exhaustiveness-check': [{ considerDefaultExhaustiveForUnions: true }],
+  // A Uri in a template is its toString(), which is what the CSP and the logs want.
+  'restrict-template-expressions': [{ allowNumber: true, allow: [{ from: 'package', package: 'vscode', name: 'Uri' }] }],
+};
+
+/** Each file's listed @typescript-eslint rules as warnings, keeping the rule's options. */
+function pending(byFile) {
+  return Object.entries(byFile).map(([file, rules]) => ({
+    files: [file],
+    rules: Object.fromEntries(rules.map((r) => [`@typescript-eslint/${r}`, ['warn', ...(OPTIONS[r] ?? [])]])),
+  }));
+}
+
+export default defineConfig(
+  {
+    ignores: ['dist/', 'out/', 'node_modules/', '.vscode-test/', 'test-results/', 'test/agents-cache/', '**/*.d.ts'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    linterOptions: {
+      reportUnusedDisableDirectives: 'error',
+    },
+    rules: {
+      // The ones that catch real bugs in an extension that lives on promises and unions.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', ...OPTIONS['switch-exhaustiveness-check']],
+      '@typescript-eslint/only-throw-error': 'error',
+      '@typescript-eslint/prefer-promise-reject-errors': 'error',
+      '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
+      '@typescript-eslint/restrict-template-expressions': ['error', ...OPTIONS['restrict-template-expressions']],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-throw-literal': 'off', // only-throw-error is the type-aware version
+      // `_`-prefixed parameters and destructured leftovers are deliberate.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // Build, host and install scripts: plain Node ES modules, no type information.
+    files: ['**/*.mjs', '**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: { ...globals.node },
+    },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+  {
+    // Tests read JSON payloads and records loosely on purpose: the any-tracking rules would only
+    // add casts there. The promise and exhaustiveness rules apply to tests too.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // page.evaluate() callbacks run in the browser.
+    files: ['test/host/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node, document: 'readonly', window: 'readonly' } },
+  },
+  {
+    files: ['media/webview/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  // PENDING (issue 8): findings in files that were being restructured when lint arrived, as
+  // warnings until those files settle. Fix them, then delete these entries.
+  ...pending({
+    'src/acp/agentProcess.ts': ['no-unsafe-call'],
+    'src/extension.ts': ['no-unsafe-member-access'],
+    'src/folderSession.ts': ['no-unsafe-member-access', 'switch-exhaustiveness-check'],
+    'src/session/agentRuntime.ts': ['no-unsafe-assignment'],
+    'src/session/leftovers.ts': ['no-unnecessary-type-assertion'],
+    'src/session/transcript.ts': ['no-unnecessary-type-assertion'],
+    'test/fixtures/scriptedAgent/server.ts': ['restrict-template-expressions'],
+    'test/unit/runtime.test.ts': ['no-unnecessary-type-assertion'],
+    'test/unit/lifeline.test.ts': ['no-unnecessary-type-assertion', 'no-unused-expressions'],
+    'test/host/lifelineSmoke.mjs': ['no-unused-expressions'],
+  }),
+  prettier,
+);

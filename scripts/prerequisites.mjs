@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// What a fresh machine needs before `npm test` / `npm start` can do anything slow, checked in
+// milliseconds. As root with apt-get the missing Debian packages are installed (one line says
+// so); otherwise the run stops at once with the exact command to run.
+//
+//   node scripts/prerequisites.mjs test    Node 20.19+, Chromium, and (until the VS Code host is
+//                                          cached in .vscode-test/) what code-server's native
+//                                          modules build with: Kerberos headers, g++, make, python3
+//   node scripts/prerequisites.mjs start   the same without Chromium (you bring the browser)
+//   node scripts/prerequisites.mjs host    only the build tools (used by installCodeServer.mjs)
+//   import { ensurePrerequisites } from './prerequisites.mjs'
+//
+// Env: REINS_CHROMIUM (a Chromium other than /usr/bin/chromium), REINS_NO_APT=1 (never install,
+// only report).
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+function onPath(cmd) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, cmd), constants.X_OK);
+      return true;
+    } catch {
+      // not in this dir
+    }
+  }
+  return false;
+}
+
+const executable = (file) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Each check: what is missing, in words, and the Debian package that brings it. */
+const CHECKS = {
+  chromium: () =>
+    process.env.REINS_CHROMIUM
+      ? executable(process.env.REINS_CHROMIUM) || { what: `Chromium at REINS_CHROMIUM=${process.env.REINS_CHROMIUM}`, pkg: null }
+      : executable('/usr/bin/chromium') || { what: 'Chromium (/usr/bin/chromium), the browser that drives the workbench', pkg: 'chromium' },
+  kerberos: () =>
+    ['/usr/include', '/usr/local/include'].some((d) => existsSync(join(d, 'gssapi', 'gssapi.h'))) || {
+      what: "the Kerberos headers (gssapi/gssapi.h) for code-server's kerberos module",
+      pkg: 'libkrb5-dev',
+    },
+  cxx: () => onPath(process.env.CXX || 'g++') || { what: 'a C++ compiler (g++)', pkg: 'g++' },
+  make: () => onPath('make') || { what: 'make', pkg: 'make' },
+  python3: () => onPath('python3') || { what: 'python3 (node-gyp runs it)', pkg: 'python3' },
+};
+const BUILD = ['kerberos', 'cxx', 'make', 'python3'];
+
+function nodeTooOld() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major < 20 || (major === 20 && minor < 19);
+}
+
+/** The checks a purpose needs; the build tools only while the VS Code host is not cached yet. */
+async function checksFor(purpose) {
+  if (purpose === 'host') return BUILD;
+  const { hostInstalled } = await import('../test/host/installCodeServer.mjs');
+  const build = hostInstalled() ? [] : BUILD;
+  if (purpose === 'start') return build;
+  return ['chromium', ...build];
+}
+
+/**
+ * Resolves when everything `purpose` needs is there (installing it first as root with apt-get);
+ * otherwise prints what is missing and the command that brings it, and exits the process.
+ */
+export async function ensurePrerequisites(purpose = 'test') {
+  if (nodeTooOld()) {
+    console.error(`[prerequisites] Node 20.19 or newer is needed (this is ${process.version}); install it from nodejs.org or your package manager.`);
+    process.exit(1);
+  }
+  const missingNow = async () => (await checksFor(purpose)).map((name) => CHECKS[name]()).filter((r) => r !== true);
+  let missing = await missingNow();
+  if (missing.length === 0) return;
+
+  const packagesOf = (list) => [...new Set(list.map((m) => m.pkg).filter(Boolean))];
+  const isRoot = process.getuid?.() === 0;
+  const apt = process.platform === 'linux' && onPath('apt-get');
+  if (isRoot && apt && packagesOf(missing).length && process.env.REINS_NO_APT !== '1') {
+    const pkgs = packagesOf(missing);
+    const started = Date.now();
+    process.stdout.write(`[prerequisites] installing ${pkgs.join(' ')} with apt-get (missing: ${missing.map((m) => m.what).join('; ')})…`);
+    const ok = aptInstall(pkgs);
+    missing = await missingNow();
+    if (missing.length === 0) {
+      process.stdout.write(` done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+      return;
+    }
+    if (ok) process.stdout.write('\n');
+  }
+  console.error(`[prerequisites] missing before anything can start:`);
+  for (const m of missing) console.error(`  - ${m.what}`);
+  const pkgs = packagesOf(missing);
+  const sudo = isRoot ? '' : 'sudo ';
+  if (pkgs.length) {
+    console.error(`Run this, then the same npm command again:\n\n  ${sudo}apt-get update && ${sudo}apt-get install -y ${pkgs.join(' ')}\n`);
+    if (!apt) console.error('(Those are Debian/Ubuntu package names; elsewhere install the equivalent packages.)');
+  }
+  if (missing.some((m) => !m.pkg)) console.error('Point REINS_CHROMIUM at an executable Chromium, or unset it to use /usr/bin/chromium.');
+  process.exit(1);
+}
+
+/** apt-get update + install, quietly; its output is shown only if it fails. */
+function aptInstall(pkgs) {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update'], ['install', '-y', ...pkgs]]) {
+    const r = spawnSync('apt-get', args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20 * 60_000, maxBuffer: 64 << 20 });
+    if (r.status !== 0) {
+      const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-20).join('\n');
+      console.error(`\n[prerequisites] apt-get ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}):\n${tail}`);
+      return false;
+    }
+  }
+  return true;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const purpose = process.argv[2] ?? 'test';
+  if (!['test', 'start', 'host'].includes(purpose)) {
+    console.error(`usage: node scripts/prerequisites.mjs [test|start|host]`);
+    process.exit(2);
+  }
+  await ensurePrerequisites(purpose);
+}
