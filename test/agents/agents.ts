@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export type AgentName = 'codex' | 'opencode' | 'gemini';
+export type AgentName = 'codex' | 'opencode' | 'gemini' | 'claude';
 
 export interface AgentSetup {
   name: AgentName;
@@ -128,6 +128,19 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
     );
     setup.args = ['acp'];
     Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
+  } else if (name === 'claude') {
+    // Anthropic Messages API. Claude Code refuses to skip permissions as root unless it is told
+    // it runs in a sandbox; the default permission mode asks before Bash and Write, which the
+    // permission scenarios need. The rest turns off what would reach for the internet.
+    Object.assign(env, {
+      ANTHROPIC_BASE_URL: modelUrl,
+      ANTHROPIC_API_KEY: 'dummy',
+      IS_SANDBOX: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    });
   } else {
     // Gemini API with a key from the environment; default approval mode asks before shell
     // commands and file writes. gemini relaunches itself as a child node process (bigger

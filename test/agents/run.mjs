@@ -2,6 +2,7 @@
 // interop suite. The suite starts its own fake model server in before(); nothing else runs.
 //   REINS_AGENTS=codex,gemini npm run test:agents   only those agents
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +18,10 @@ run(process.execPath, ['test/agents/install.mjs', ...(process.env.REINS_AGENTS?.
 console.log(`[agents] installed (${since()})`);
 run(process.execPath, ['scripts/esbuild.mjs', '--tests']);
 console.log(`[agents] built (${since()})`);
+// Fresh logs per run (each test file appends to them).
+const logs = join(root, '.cache', 'agents', 'logs');
+rmSync(logs, { recursive: true, force: true });
+mkdirSync(logs, { recursive: true });
 run(process.execPath, [
   join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
   '--timeout', '120000',
