@@ -124,30 +124,34 @@ describe('leftovers: the watch', () => {
   // Pids above Linux's pid_max (4194304): signalling them can never reach a real process.
   const P = 5_000_000;
   const agent = proc(P, 1, 'agent', T0 - 60_000, P);
-  const tool = proc(P + 1, P, 'sh -c sleep 37', Date.now(), P);
+  // The tool starts with the turn it belongs to: times are taken when each test runs.
+  let tool: ProcessInfo;
+  beforeEach(() => (tool = proc(P + 1, P, 'sh -c sleep 37', Date.now(), P)));
 
-  function watchOver(lists: ProcessInfo[][]): LeftoverWatch {
+  function watchOver(lists: () => ProcessInfo[][]): LeftoverWatch {
     let call = 0;
-    const watch = new LeftoverWatch(new MemoryLogger(), async () => lists[Math.min(call++, lists.length - 1)]);
+    const watch = new LeftoverWatch(new MemoryLogger(), async () => {
+      const all = lists();
+      return all[Math.min(call++, all.length - 1)];
+    });
     watch.beginTurn(Date.now() - 1000);
     watch.noteTool('t', 'sleep 37', { command: 'sleep 37' }, Date.now() - 500);
     return watch;
   }
 
   it('finds the tool, and re-checks it a moment later', async () => {
-    const watch = watchOver([[agent, tool], [agent, tool]]);
+    const watch = watchOver(() => [[agent, tool], [agent, tool]]);
     assert.deepEqual((await watch.scan(P)).map((p) => p.pid), [P + 1]);
   });
 
   it('a tool the agent ended itself during the re-check is not reported', async () => {
-    const watch = watchOver([[agent, tool], [agent]]);
+    const watch = watchOver(() => [[agent, tool], [agent]]);
     assert.deepEqual(await watch.scan(P), []);
   });
 
   // Sabotage (endFound signalling lastFound without listing again): "ended: [5000001]".
   it('End Them ends only what is still the same process (a pid is reused once its process is gone)', async () => {
-    const reused = { ...tool, command: 'vim notes.txt', startedAt: tool.startedAt + 120_000 };
-    const watch = watchOver([[agent, tool], [agent, tool], [agent, reused]]);
+    const watch = watchOver(() => [[agent, tool], [agent, tool], [agent, { ...tool, command: 'vim notes.txt', startedAt: tool.startedAt + 120_000 }]]);
     assert.equal((await watch.scan(P)).length, 1);
     const ended = await watch.endFound();
     assert.deepEqual(ended.map((p) => p.pid), [], `ended: ${JSON.stringify(ended.map((p) => p.pid))}`);
