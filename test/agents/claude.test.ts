@@ -43,7 +43,9 @@ const isClaudeCode = (command: string) => command === 'claude' || /claude-agent-
     // baseline) for a leftover tool and ended it; the agent answered session/new with -32603
     // "Internal error" ("Query closed before response received"). Whether `ps` lists the new
     // process is a race that a fast `ps` often wins; a slow one (1 s, as under load) loses it
-    // every time.
+    // every time. With the runtime before 9a83c61 (leftovers: whatever started during the turn)
+    // this printed: "session/new failed: Internal error {"details":"Query closed before
+    // response received"}" (without slowPs it passed once in two runs).
     const restorePs = slowPs(1000);
     const report = await rt
       .newSession()
@@ -79,7 +81,7 @@ const isClaudeCode = (command: string) => command === 'claude' || /claude-agent-
     const result = await rt.prompt('PLAIN tag=p1');
     const ms = Date.now() - t0;
     measured('claude', 'prompt after a stop → (empty) answer', ms, `result ${JSON.stringify(result)}, text ${JSON.stringify(chunks.join(''))}`);
-    // With the runtime's detection removed (looksOutOfStep returning false) this printed:
+    // With the runtime before 9a83c61 (no detection of the signature) this printed:
     // "the prompt after the stop was answered {"kind":"completed","stopReason":"end_turn"}
     // with "" (expected "pong from the fake model tag=p1", or the result flagged outOfStep)".
     assertAnsweredAfterStop(result, chunks, `${PLAIN_ANSWER} tag=p1`);
@@ -107,6 +109,10 @@ const isClaudeCode = (command: string) => command === 'claude' || /claude-agent-
     await waitUntil(() => sleepsOf(setup.root).length > 0, 10_000, 'sleep 37 started by the unseen turn');
     // finish(): shutdown('deactivate', 2000), no turn to stop, then nothing of claude may be
     // left (claude-agent-acp ignores stdin EOF; Claude Code runs Bash in its own process group).
+    // Sabotage (endTree signalling the group only, its per-pid loop removed) printed:
+    // "processes of claude left after shutdown [{ cmd: "/bin/bash -c source …/shell-snapshots/
+    // snapshot-bash-….sh && … eval 'sleep 37' …", pid: 20370 }, { cmd: 'sleep 37', … }]".
+    // The mid-turn (f) passes with it: there the cancel makes Claude Code end its tool itself.
     await finish(this.test!.fullTitle());
   });
 });

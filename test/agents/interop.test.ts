@@ -219,6 +219,9 @@ describe('real agents: the stop routine', function () {
         await turn;
         const leftovers = await report.leftoversFound;
         const taken = leftovers.filter((p) => p.command.includes('reins-own-helper')).map((p) => p.command);
+        // With the runtime before 9a83c61 (leftovers: whatever started during the turn and was
+        // not in the idle baseline) this printed for all four agents: "the agent's own processes
+        // reported as leftovers ['reins-own-helper-during 3600', 'reins-own-helper-after 3600']".
         assert.deepEqual(taken, [], "the agent's own processes reported as leftovers");
         // codex leaves its cancelled tool running: that one is still found.
         if (name === 'codex') assert.ok(leftovers.some((p) => p.command.includes(LONG_COMMAND)), `leftovers: ${JSON.stringify(leftovers)}`);
