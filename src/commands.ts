@@ -3,15 +3,8 @@
 // resolves with the turn's result, `reins.stop` with the stop's outcome (see the README).
 import * as vscode from 'vscode';
 import { agentNames, configuredAgents, DEMO_AGENT } from './config';
-import type { SendResult, StopResult } from './folderSession';
+import type { SendOptions, SendResult, StopResult } from './api';
 import type { Reins } from './reins';
-
-/** The optional second argument of `reins.sendPrompt`. */
-export interface SendOptions {
-  whenBusy?: 'ask' | 'stopAndSend' | 'keep';
-  /** The workspace folder (a Uri or its string form); default: the folder you work in. */
-  folder?: vscode.Uri | string;
-}
 
 /** The workspace folder a command argument names, if any. */
 function folderOf(arg: unknown): vscode.WorkspaceFolder | undefined {

@@ -15,29 +15,10 @@ import { Transcript } from './session/transcript';
 import type { StopCause, TurnResult } from './session/turnMachine';
 import type { PanelStatus } from './shared/messages';
 import { DisposableStore } from './util/disposable';
+import { toSendResult, toStopResult, type SendResult, type StopResult, type WhenBusy } from './api';
+import { exitCleanupText, leftoverHead, outOfStepText, stopNotice } from './userText';
 
-/** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
-export type SendResult =
-  | { status: 'completed'; stopReason: string }
-  /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
-  | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
-  | { status: 'stopped'; outcome: string; cause: string }
-  | { status: 'not-sent'; reason: string }
-  | { status: 'failed'; error: string };
-
-/** What `reins.stop` resolves with. */
-export interface StopResult {
-  outcome: string;
-  cause: string;
-  turnId: number;
-  evidence?: string;
-  cancelsSent: number;
-  settledAfterMs?: number;
-  leftovers: { pid: number; command: string }[];
-}
-
-/** What to do when a turn is already running: ask the user, stop it and send ("send now"), or keep the text. */
-export type WhenBusy = 'ask' | 'stopAndSend' | 'keep';
+export type { SendResult, StopResult, WhenBusy } from './api';
 
 export class FolderSession implements vscode.Disposable {
   readonly transcript = new Transcript();
@@ -363,8 +344,7 @@ export class FolderSession implements vscode.Disposable {
     );
     d.add(
       rt.onExitCleanup(({ ended }) => {
-        const n = ended.length;
-        this.transcript.notice('info', `${rt.name} left ${n} process${n > 1 ? 'es' : ''} running when it exited; Reins ended ${n > 1 ? 'them' : 'it'}: ${ended.map((p) => p.command).join('; ')}.`);
+        this.transcript.notice('info', exitCleanupText(rt.name, ended));
       }),
     );
   }
@@ -422,28 +402,17 @@ export class FolderSession implements vscode.Disposable {
   }
 
   private onStop(rt: AgentRuntime, r: StopReport): void {
-    if (r.firstCancelAt === undefined) return; // nothing was in flight: nothing to say
-    const ms = r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined;
-    const took = ms === undefined ? '' : ms < 1000 ? ` in ${ms} ms` : ` in ${(ms / 1000).toFixed(1)} s`;
-    const why = stopCauseText(r.cause);
-    switch (r.outcome) {
-      case 'aborted':
-        this.transcript.notice('info', `Stopped${why}: the agent confirmed${took}.`);
-        break;
-      case 'completed':
-        this.transcript.notice('info', `Stopped${why}: the turn had already ended (${r.evidence?.kind === 'answered' ? r.evidence.stopReason : 'finished'})${took}.`);
-        break;
-      case 'agent-exited':
-        this.transcript.notice('warning', `Stopped${why}: the agent exited${took}.`);
-        break;
-      case 'abort-unverified':
-        this.transcript.notice('warning', `Stop not confirmed${why}: ${r.unverifiedCause}. No new prompt or session starts in ${this.folder.name} until the agent is known to be quiet.`, [
-          { action: 'checkAgain', label: 'Check Again' },
-          { action: 'forceStop', label: 'Force Stop' },
-        ]);
-        void this.offerUnverifiedChoices(rt);
-        break;
+    const notice = stopNotice(r, this.folder.name);
+    if (!notice) return; // nothing was in flight: nothing to say
+    if (r.outcome !== 'abort-unverified') {
+      this.transcript.notice(notice.level, notice.text);
+      return;
     }
+    this.transcript.notice(notice.level, notice.text, [
+      { action: 'checkAgain', label: 'Check Again' },
+      { action: 'forceStop', label: 'Force Stop' },
+    ]);
+    void this.offerUnverifiedChoices(rt);
   }
 
   private onLeftovers(r: StopReport): void {
@@ -451,9 +420,7 @@ export class FolderSession implements vscode.Disposable {
       this.transcript.notice('info', 'On Windows Reins cannot see whether tool processes outlived a stopped turn. Force Stop ends the agent with its whole process tree.');
       return;
     }
-    const list = r.leftovers.map((p) => p.command).join('; ');
-    const n = r.leftovers.length;
-    const head = `${r.outcome} — ${n} tool process${n > 1 ? 'es' : ''} still running: ${list}`;
+    const head = leftoverHead(r);
     if (r.leftoverAction === 'ended') this.transcript.notice('info', `${head} (ended).`);
     else if (r.leftoverAction === 'left') this.transcript.notice('info', `${head} (left running, per reins.leftoverProcesses).`);
     else {
@@ -495,58 +462,3 @@ export class FolderSession implements vscode.Disposable {
 
 /** Notice buttons that act on one agent process. */
 const AGENT_ACTIONS = new Set<string>(['checkAgain', 'forceStop', 'endLeftovers']);
-
-function outOfStepText(agent: string): string {
-  return `${agent} answered one turn behind (an empty end_turn with zero usage right after a stopped turn)`;
-}
-
-function stopCauseText(cause: StopCause): string {
-  switch (cause) {
-    case 'user':
-      return '';
-    case 'turn-timeout':
-      return ' (turn time limit reached)';
-    case 'tool-cap':
-      return ' (tool-call limit reached)';
-    case 'dead-stream':
-      return ' (the connection to the agent was lost)';
-    case 'panel-closed':
-      return ' (panel closed)';
-    case 'send-now':
-      return ' (new prompt sent)';
-    case 'replace-session':
-      return ' (session replaced)';
-    case 'folder-removed':
-      return ' (folder removed)';
-    case 'trust-withdrawn':
-      return ' (workspace trust withdrawn)';
-    case 'deactivate':
-      return ' (Reins is shutting down)';
-  }
-}
-
-export function toSendResult(result: TurnResult): SendResult {
-  switch (result.kind) {
-    case 'completed':
-      return { status: 'completed', stopReason: result.stopReason };
-    case 'stopped':
-      return { status: 'stopped', outcome: result.stop.outcome ?? 'aborted', cause: result.stop.cause };
-    case 'not-sent':
-      return { status: 'not-sent', reason: result.why };
-    case 'failed':
-      return { status: 'failed', error: result.error };
-  }
-}
-
-export function toStopResult(r: StopReport): StopResult {
-  const e = r.evidence;
-  return {
-    outcome: r.outcome ?? 'abort-unverified',
-    cause: r.cause,
-    turnId: r.turnId,
-    evidence: !e ? undefined : e.kind === 'answered' ? `answered ${e.stopReason}` : e.kind === 'error' ? `error: ${e.message}` : e.kind === 'exited' ? `exited: ${e.detail}` : 'idle signal',
-    cancelsSent: r.cancelsSent,
-    settledAfterMs: r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined,
-    leftovers: r.leftovers.map((p) => ({ pid: p.pid, command: p.command })),
-  };
-}

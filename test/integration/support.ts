@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ReinsApi, SendResult, StopResult } from '../../src/extension';
+import type { ReinsApi, SendResult, StopResult } from '../../src/api';
 import type { StopReport } from '../../src/session/agentRuntime';
 import { readRecord, type RecordEntry } from '../fixtures/scriptedAgent/records';
 

@@ -1,0 +1,100 @@
+// The public command API: what `reins.sendPrompt` and `reins.stop` take and resolve with, as
+// plain data for keybindings, tasks and other extensions (the README documents it). One file,
+// so that the API is read in one place.
+import type * as vscode from 'vscode';
+import type { OutOfStepRecovery } from './session/outOfStep';
+import type { TranscriptEntry } from './shared/messages';
+import type { StopReport } from './session/stopReport';
+import type { Evidence, TurnResult } from './session/turnMachine';
+
+/** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
+export type SendResult =
+  | { status: 'completed'; stopReason: string }
+  /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
+  | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
+  | { status: 'stopped'; outcome: string; cause: string }
+  | { status: 'not-sent'; reason: string }
+  | { status: 'failed'; error: string };
+
+/** What `reins.stop` resolves with. */
+export interface StopResult {
+  outcome: string;
+  cause: string;
+  turnId: number;
+  evidence?: string;
+  cancelsSent: number;
+  settledAfterMs?: number;
+  leftovers: { pid: number; command: string }[];
+}
+
+/** What to do when a turn is already running: ask the user, stop it and send ("send now"), or keep the text. */
+export type WhenBusy = 'ask' | 'stopAndSend' | 'keep';
+
+/** The optional second argument of `reins.sendPrompt`. */
+export interface SendOptions {
+  whenBusy?: WhenBusy;
+  /** The workspace folder (a Uri or its string form); default: the folder you work in. */
+  folder?: unknown;
+}
+
+export function toSendResult(result: TurnResult): SendResult {
+  switch (result.kind) {
+    case 'completed':
+      return { status: 'completed', stopReason: result.stopReason };
+    case 'stopped':
+      return { status: 'stopped', outcome: result.stop.outcome ?? 'aborted', cause: result.stop.cause };
+    case 'not-sent':
+      return { status: 'not-sent', reason: result.why };
+    case 'failed':
+      return { status: 'failed', error: result.error };
+  }
+}
+
+/** The evidence as the API has always said it (the log's line says it more briefly). */
+function apiEvidence(e: Evidence | undefined): string | undefined {
+  if (!e) return undefined;
+  switch (e.kind) {
+    case 'answered':
+      return `answered ${e.stopReason}`;
+    case 'error':
+      return `error: ${e.message}`;
+    case 'exited':
+      return `exited: ${e.detail}`;
+    case 'idle-signal':
+      return 'idle signal';
+  }
+}
+
+export function toStopResult(r: StopReport): StopResult {
+  return {
+    outcome: r.outcome ?? 'abort-unverified',
+    cause: r.cause,
+    turnId: r.turnId,
+    evidence: apiEvidence(r.evidence),
+    cancelsSent: r.cancelsSent,
+    settledAfterMs: r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined,
+    leftovers: r.leftovers.map((p) => ({ pid: p.pid, command: p.command })),
+  };
+}
+
+/** What `activate` returns: a read-only view for other extensions and the integration tests. */
+export interface ReinsApi {
+  state(folder?: vscode.Uri): ReinsState | undefined;
+  /** The folder holding this extension's log files (the Reins channel's file is below it). */
+  logUri: vscode.Uri;
+  onDidStop: vscode.Event<StopReport>;
+}
+
+export interface ReinsState {
+  agent: string;
+  agentPhase: string | undefined;
+  turn: string;
+  sessionId: string | undefined;
+  pid: number | undefined;
+  canSend: boolean;
+  canStop: boolean;
+  transcript: TranscriptEntry[];
+  lastStop: StopReport | undefined;
+  lastRestoredInput: string | undefined;
+  sent: { prompts: number; cancels: number };
+}
