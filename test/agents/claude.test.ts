@@ -1,15 +1,12 @@
-// claude-agent-acp's own scenarios (README: "claude-agent-acp"): Claude Code runs as one
-// process per session, started at session/new and kept for the session's life, and after a
-// cancel the agent answers one turn behind. The scenarios every agent goes through are in
-// interop.test.ts.
+// claude-agent-acp's own scenarios (README: "claude-agent-acp"): after a cancel it answers one
+// turn behind and goes on working unseen. The scenarios every agent goes through, New Session
+// mid-tool (h) among them (Claude Code runs as one process per session), are in interop.test.ts.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLAIN_ANSWER } from './fakeModel';
 import { assertAnsweredAfterStop, flaggedOutOfStep } from './afterStop';
-import {
-  approveAll, claudeCodeOf, delay, finish, measured, model, selectedAgents, sleepsOf, slowPs, startAgent, useRealAgents, waitUntil, type Live,
-} from './harness';
+import { approveAll, delay, finish, measured, model, selectedAgents, sleepsOf, startAgent, useRealAgents, waitUntil, type Live } from './harness';
 
 /** A `sleep 37` that has run for a second, stopped with Reins' Stop; waits until it is gone. */
 async function stopDuringTool(l: Live) {
@@ -23,52 +20,9 @@ async function stopDuringTool(l: Live) {
   return report;
 }
 
-const isClaudeCode = (command: string) => command === 'claude' || /claude-agent-sdk\/cli\.js/.test(command);
-
 (selectedAgents(['claude']).length ? describe : describe.skip)('real agents: claude-agent-acp', function () {
   this.timeout(90_000);
   useRealAgents();
-
-  it('New Session while a tool runs: session/new succeeds, the new Claude Code process is neither reported nor ended, the new session answers', async function () {
-    const l = await startAgent('claude');
-    const { rt, setup, chunks } = l;
-    approveAll(rt);
-    const turn = rt.prompt('LONGCMD please');
-    await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
-    await delay(1000);
-    const before = rt.sessionId;
-    const t0 = Date.now();
-    // Before the fix this rejected: Reins' leftover scan ran while session/new was in flight,
-    // took the new session's Claude Code process (started after the turn, not in the idle
-    // baseline) for a leftover tool and ended it; the agent answered session/new with -32603
-    // "Internal error" ("Query closed before response received"). Whether `ps` lists the new
-    // process is a race that a fast `ps` often wins; a slow one (1 s, as under load) loses it
-    // every time. With the runtime before 9a83c61 (leftovers: whatever started during the turn)
-    // this printed: "session/new failed: Internal error {"details":"Query closed before
-    // response received"}" (without slowPs it passed once in two runs).
-    const restorePs = slowPs(1000);
-    const report = await rt
-      .newSession()
-      .catch((e: { message: string; data?: unknown }) => assert.fail(`session/new failed: ${e.message} ${JSON.stringify(e.data)}`))
-      .finally(restorePs);
-    measured('claude', 'New Session mid-tool → new session ready', Date.now() - t0);
-    assert.equal((await turn).kind, 'stopped');
-    assert.equal(report.outcome, 'aborted', JSON.stringify(report));
-    assert.notEqual(rt.sessionId, before, 'the session was replaced');
-    const leftovers = await report.leftoversFound;
-    assert.deepEqual(leftovers.filter((p) => isClaudeCode(p.command)).map((p) => p.command), [], 'Claude Code processes reported as leftovers');
-    // The old session's Claude Code process stays too (claude-agent-acp keeps every session
-    // it opened); ended leftovers get SIGKILL after 1 s, so look after that.
-    await delay(1300);
-    measured('claude', 'Claude Code processes after New Session', claudeCodeOf(setup.root).length);
-    assert.ok(claudeCodeOf(setup.root).length >= 1, 'a Claude Code process for the new session');
-    assert.deepEqual(sleepsOf(setup.root), [], 'sleep 37 left running');
-    chunks.length = 0;
-    const answer = await rt.prompt('PLAIN tag=n1');
-    assert.deepEqual(answer, { kind: 'completed', stopReason: 'end_turn' });
-    assert.equal(chunks.join('').trim(), `${PLAIN_ANSWER} tag=n1`, 'the new session answers in step');
-    await finish(this.test!.fullTitle());
-  });
 
   it('the prompt after a stop: its empty end_turn (one turn behind) is not reported as a normal completion', async function () {
     const l = await startAgent('claude');

