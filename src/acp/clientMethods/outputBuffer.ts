@@ -1,0 +1,113 @@
+// What one terminal has printed, kept within a byte limit (ACP `outputByteLimit`): when more
+// arrives, the oldest output goes, cut at a character boundary so that what is kept is always
+// valid text (the spec's MUST), even if that keeps a few bytes less than the limit.
+//
+// Bytes are decoded as they arrive (a character split across two reads is held back until its
+// last byte comes; bytes that are not UTF-8 become U+FFFD) and kept as UTF-8 chunks, each a
+// whole number of characters, so that only the oldest chunk is ever cut and nothing is copied
+// for each read. Pure: no processes, no timers.
+import { StringDecoder } from 'node:string_decoder';
+
+/** The spec's TerminalExitStatus: a code, or the signal that ended the command. */
+export interface ExitStatus {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface OutputSnapshot {
+  output: string;
+  /** Output was dropped from the start to stay within the limit. */
+  truncated: boolean;
+  /** Present once the command has exited. */
+  exitStatus?: ExitStatus;
+}
+
+export class OutputBuffer {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private dropped = false;
+  private exit: ExitStatus | undefined;
+  private readonly decoder = new StringDecoder('utf8');
+  /** Grows with every byte kept; lets a reader tell whether anything changed since it last looked. */
+  private version = 0;
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`output byte limit must be a whole number of bytes, not ${limit}`);
+  }
+
+  /** Bytes as the process wrote them. */
+  write(data: Buffer | string): void {
+    this.keep(typeof data === 'string' ? data : this.decoder.write(data));
+  }
+
+  /** The command exited: what the decoder still holds (a character cut short) is kept as U+FFFD. */
+  finish(status: ExitStatus): void {
+    if (this.exit) return;
+    this.keep(this.decoder.end());
+    this.exit = { exitCode: status.exitCode, signal: status.signal };
+  }
+
+  get exitStatus(): ExitStatus | undefined {
+    return this.exit;
+  }
+
+  /** Changes whenever the text changes (for throttled readers). */
+  get revision(): number {
+    return this.version;
+  }
+
+  /** UTF-8 bytes kept now (never more than the limit). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  snapshot(): OutputSnapshot {
+    const output = this.text();
+    return this.exit ? { output, truncated: this.dropped, exitStatus: { ...this.exit } } : { output, truncated: this.dropped };
+  }
+
+  text(): string {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.bytes)];
+    return this.chunks.length === 0 ? '' : this.chunks[0].toString('utf8');
+  }
+
+  /** The last `maxBytes` of the text, cut at a character boundary (what the panel shows). */
+  tail(maxBytes: number): string {
+    const all = Buffer.from(this.text(), 'utf8');
+    if (all.length <= maxBytes) return all.toString('utf8');
+    return all.subarray(charBoundaryFrom(all, all.length - maxBytes)).toString('utf8');
+  }
+
+  private keep(text: string): void {
+    if (text.length === 0) return;
+    const chunk = Buffer.from(text, 'utf8');
+    this.version++;
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes > this.limit) this.trim();
+  }
+
+  /** Drop from the start until the rest fits: whole chunks first, then part of the oldest. */
+  private trim(): void {
+    this.dropped = true;
+    while (this.chunks.length > 0 && this.bytes - this.chunks[0].length >= this.limit) {
+      this.bytes -= this.chunks.shift()!.length;
+    }
+    const first = this.chunks[0];
+    if (!first || this.bytes <= this.limit) return;
+    const cut = charBoundaryFrom(first, this.bytes - this.limit);
+    this.chunks[0] = first.subarray(cut);
+    this.bytes -= cut;
+    if (this.chunks[0].length === 0) this.chunks.shift();
+  }
+}
+
+/**
+ * The first character boundary at or after `at` in valid UTF-8: continuation bytes
+ * (0b10xxxxxx) never start a character, so skip them. Cutting there can only drop more.
+ */
+export function charBoundaryFrom(bytes: Buffer, at: number): number {
+  let i = Math.max(0, at);
+  while (i < bytes.length && (bytes[i] & 0xc0) === 0x80) i++;
+  return i;
+}
