@@ -2,7 +2,7 @@
 // commands that have nothing to act on. The commands are also an API: `reins.sendPrompt`
 // resolves with the turn's result, `reins.stop` with the stop's outcome (see the README).
 import * as vscode from 'vscode';
-import { agentNames, configuredAgents, DEMO_AGENT } from './config';
+import { pickAgent } from './agents/picker';
 import type { SendOptions, SendResult, StopResult } from './api';
 import type { Reins } from './reins';
 
@@ -52,17 +52,9 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
       if (!s) return false;
       let chosen = typeof name === 'string' ? name : undefined;
       if (chosen === undefined) {
-        const agents = configuredAgents();
-        const picked = await vscode.window.showQuickPick(
-          agentNames().map((n) => ({
-            label: n,
-            description: n === DEMO_AGENT ? 'scripted demonstration agent (offline, no model)' : [agents[n]?.command, ...(agents[n]?.args ?? [])].join(' '),
-            picked: n === s.agentName,
-          })),
-          { title: 'Reins: select the agent for this folder', placeHolder: `Now: ${s.agentName}` },
-        );
-        if (!picked) return false;
-        chosen = picked.label;
+        // Presets (installed or not), configured agents and the ACP Registry: agents/picker.ts.
+        chosen = await pickAgent(s.agentName, reins.log);
+        if (chosen === undefined) return false;
       }
       if (!reins.hasPanel(s)) reins.openPanel(s.folder);
       return s.replaceAgent(chosen, 'switch');

@@ -1,6 +1,7 @@
 // Typed settings: the agents, their quirks, and the limits of the turn controller.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { findAgent } from './agents/catalog';
 import type { FileLimits } from './acp/clientMethods/fs';
 import type { TraceLevel } from './acp/trace';
 import type { QuirkSettings } from './session/quirks';
@@ -71,7 +72,9 @@ export function agentNames(): string[] {
 export function resolveAgent(extensionPath: string, name?: string): ResolvedAgent | undefined {
   const agents = configuredAgents();
   const wanted = name ?? (section().get<string>('defaultAgent') || undefined) ?? (Object.keys(agents).length === 1 ? Object.keys(agents)[0] : undefined);
-  if (wanted && agents[wanted]) return { name: wanted, entry: agents[wanted], demo: false };
+  // Presets are known by name with no settings; a reins.agents entry of that name overrides.
+  const known = wanted ? findAgent(agents, wanted) : undefined;
+  if (wanted && known) return { name: wanted, entry: known.entry, demo: false };
   if (wanted && wanted !== DEMO_AGENT) return undefined;
   return { name: DEMO_AGENT, entry: demoAgentEntry(extensionPath), demo: true };
 }

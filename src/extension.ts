@@ -1,5 +1,6 @@
 // activate/deactivate only: build the services, register them, own their disposal.
 import * as vscode from 'vscode';
+import { registerSignInCommands } from './auth/commands';
 import { registerCommands, updateContextKeys } from './commands';
 import type { SendResult, StopResult } from './folderSession';
 import { createLog, logError } from './log';
@@ -41,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     reins = new Reins(context, log);
     const statusBar = new StatusBar(reins);
     const onDidStop = new vscode.EventEmitter<StopReport>();
-    context.subscriptions.push(reins, statusBar, onDidStop, ...registerCommands(reins));
+    context.subscriptions.push(reins, statusBar, onDidStop, ...registerCommands(reins), ...registerSignInCommands(reins, context));
     context.subscriptions.push(
       reins.onDidChange(() => updateContextKeys(reins!)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => updateContextKeys(reins!)),

@@ -11,6 +11,10 @@ import type { FolderGate } from './session/folderGate';
 import { deriveStatus } from './session/panelStatus';
 import { outOfStepRecovery, type OutOfStepRecovery } from './session/outOfStep';
 import { makeQuirks } from './session/quirks';
+import type { PreparedLaunch } from './agents/launch';
+import { launchFor, reportNotInstalled } from './agents/prepare';
+import { AUTH_REQUIRED, isAuthRequired } from './auth/methods';
+import { SignIn } from './auth/signIn';
 import { Transcript } from './session/transcript';
 import type { StopCause, TurnResult } from './session/turnMachine';
 import type { PanelStatus } from './shared/messages';
@@ -38,6 +42,10 @@ export class FolderSession implements vscode.Disposable {
   lastRestoredInput: string | undefined;
   /** Counts stop requests, so that a prompt still on its way (its agent starting) sees one. */
   private stopsRequested = 0;
+  /** Sign-in when the agent refuses with auth_required (auth/signIn.ts). */
+  readonly signIn: SignIn;
+  /** Why the last start failed before a session existed (not installed, sign-in): for sendPrompt. */
+  private startProblem: string | undefined;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -46,6 +54,18 @@ export class FolderSession implements vscode.Disposable {
     private readonly gate: FolderGate<AgentRuntime>,
   ) {
     this.agent = resolveAgent(extension.extensionPath);
+    this.signIn = new SignIn(this, extension, log);
+  }
+
+  /** For sign-in: restart with what was just stored (through the routine, as Restart Agent). */
+  restartAgent(): Promise<boolean> {
+    return this.replaceAgent(undefined, 'restart');
+  }
+
+  /** How the agent starts: its command as the login shell finds it, npx, stored sign-in values. */
+  prepareLaunch(): Promise<PreparedLaunch> {
+    const agent = this.agent ?? resolveAgent(this.extension.extensionPath, DEMO_AGENT)!;
+    return launchFor(agent, this.folder, this.extension, this.log);
   }
 
   get key(): string {
@@ -127,7 +147,9 @@ export class FolderSession implements vscode.Disposable {
     rt = await this.ensureAgent();
     if (!rt) {
       this.giveBack(text);
-      return { status: 'failed', error: `${this.agentName} could not be started` };
+      // Sign-in needed: the prompt never reached the agent; the reason names the methods.
+      if (this.signIn.needed) return { status: 'not-sent', reason: this.signIn.needed };
+      return { status: 'failed', error: this.startProblem ?? `${this.agentName} could not be started` };
     }
     if (this.stopsRequested !== stopsBefore) {
       // Stopped while the agent was starting: the prompt was never sent, so nothing is
@@ -136,6 +158,10 @@ export class FolderSession implements vscode.Disposable {
       return { status: 'not-sent', reason: 'stopped before it was sent' };
     }
     const result = await rt.prompt(text);
+    if (result.kind === 'failed' && result.code === AUTH_REQUIRED) {
+      // onTurnEnded (which runs first) offered the methods; the result names them too.
+      return { status: 'failed', error: `${this.signIn.needed ?? `${rt.name} needs you to sign in.`} (${result.error})` };
+    }
     if (result.kind === 'completed' && result.outOfStep) {
       return { status: 'failed', error: outOfStepText(rt.name), outOfStep: true, recovery: this.outOfStepRecovery(rt) };
     }
@@ -267,9 +293,16 @@ export class FolderSession implements vscode.Disposable {
     const agent = this.agent;
     if (!agent) return undefined;
     this.dropRuntime();
+    const prepared = await this.prepareLaunch();
+    if (!prepared.ok) {
+      // Found nowhere: say so with the install hint, before anything is spawned.
+      this.startProblem = reportNotInstalled(agent.name, prepared, this.transcript);
+      this._onDidChange.fire();
+      return undefined;
+    }
     const rt = new AgentRuntime({
       name: agent.name,
-      launch: { command: agent.entry.command, args: agent.entry.args ?? [], env: agent.entry.env, cwd: this.folder.uri.fsPath },
+      launch: prepared.launch,
       settings: runtimeSettings,
       quirks: makeQuirks(agent.entry),
       log: this.log,
@@ -280,13 +313,21 @@ export class FolderSession implements vscode.Disposable {
     this.runtimeValue = rt;
     this.wire(rt);
     try {
-      await rt.start();
+      await rt.start({ authenticate: this.signIn.takeAuthenticate() });
+      this.startProblem = undefined;
+      this.signIn.started();
       if (agent.demo) {
         this.transcript.notice('info', 'This is the Reins demonstration agent: a scripted agent with no model, so that Reins works offline. Configure a real agent in the reins.agents setting and pick it with "Reins: Select Agent…".', [{ action: 'selectAgent', label: 'Select Agent…' }]);
       }
       return rt;
     } catch (error) {
+      if (error instanceof StartError && isAuthRequired(error.failure)) {
+        // session/new said auth_required: offer the agent's methods; nothing is authenticated yet.
+        this.startProblem = this.signIn.offer('start', error.failure.authMethods, error.message.split('\n')[0]);
+        return undefined;
+      }
       const message = error instanceof StartError ? error.message : String(error);
+      this.startProblem = `${agent.name} could not start: ${message.split('\n')[0]}`;
       this.transcript.notice('error', `${agent.name} could not start: ${message}`, [
         { action: 'openLog', label: 'Open Log' },
         { action: 'restartAgent', label: 'Try Again' },
@@ -390,6 +431,10 @@ export class FolderSession implements vscode.Disposable {
         if (result.stopReason !== 'end_turn') this.transcript.notice('info', `The agent stopped: ${result.stopReason.replace(/_/g, ' ')}.`);
         return;
       case 'failed':
+        if (result.code === AUTH_REQUIRED) {
+          this.giveBack(text);
+          return void this.signIn.offer('prompt', this.runtimeValue?.agentInfo?.authMethods, result.error);
+        }
         this.transcript.notice('error', result.agentExited ? `The agent died during the turn: ${result.error}` : `The agent answered with an error: ${result.error}`, [{ action: 'openLog', label: 'Open Log' }]);
         return this.giveBack(text);
       case 'not-sent':

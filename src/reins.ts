@@ -2,7 +2,8 @@
 // the commands act on. It owns their lives: folders removed from the workspace stop their
 // turn (an exit path) and end their agent; deactivation does the same for all of them.
 import * as vscode from 'vscode';
-import { parallelTurnsPerFolder } from './config';
+import { installAction, openAgentSettings } from './agents/prepare';
+import { parallelTurnsPerFolder, resolveAgent } from './config';
 import { FolderSession } from './folderSession';
 import { PanelHost } from './panel/panelHost';
 import { FolderGate } from './session/folderGate';
@@ -111,6 +112,13 @@ export class Reins implements vscode.Disposable {
         return void vscode.commands.executeCommand('reins.selectAgent');
       case 'restartAgent':
         return void vscode.commands.executeCommand('reins.restartAgent');
+      case 'signIn':
+        return void session.signIn.choose();
+      case 'openSettings':
+        return void openAgentSettings();
+      case 'installAgent':
+      case 'copyInstall':
+        return installAction(session.agentName, resolveAgent(this.context.extensionPath, session.agentName)?.entry.command, action);
     }
   }
 

@@ -3,6 +3,8 @@
 // stdout ends, a write fails or the connection errors, every pending request is rejected with
 // an AgentExitedError that says why (code, signal, stderr tail), and `closed` resolves.
 import type {
+  AuthenticateRequest,
+  AuthenticateResponse,
   CancelNotification,
   InitializeRequest,
   InitializeResponse,
@@ -153,6 +155,11 @@ export class AcpConnection {
 
   newSession(params: NewSessionRequest, timeoutMs: number): Promise<NewSessionResponse> {
     return this.request<NewSessionResponse>('session/new', params, timeoutMs);
+  }
+
+  /** Only after the user chose the method (auth/signIn.ts); an OAuth flow may take minutes. */
+  authenticate(params: AuthenticateRequest, timeoutMs: number): Promise<AuthenticateResponse> {
+    return this.request<AuthenticateResponse>('authenticate', params, timeoutMs);
   }
 
   /** No time limit: a turn lasts as long as it lasts; the turn controller owns its budget. */

@@ -6,6 +6,7 @@
 // the agent except `forceStop`, `shutdown`, `dispose` and a dead connection.
 import { PROTOCOL_VERSION } from '../acp/protocol';
 import type { InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type AgentLaunch, type ExitInfo } from '../acp/agentProcess';
 import { AcpConnection, AgentExitedError, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess, type FileAccess } from '../acp/clientMethods/fs';
@@ -57,11 +58,17 @@ export class StartError extends Error {
     readonly launch: AgentLaunch,
     readonly exit: ExitInfo | undefined,
     readonly stderrTail: string[],
+    /** The JSON-RPC error code of the request that failed (-32000: auth_required), and the
+     *  sign-in methods `initialize` advertised, for the sign-in offer (auth/signIn.ts). */
+    readonly failure: { code?: number; authMethods?: unknown } = {},
   ) {
     super(message);
     this.name = 'StartError';
   }
 }
+
+/** An `authenticate` may open a browser and wait for the user: minutes, not seconds. */
+const AUTHENTICATE_TIMEOUT_MS = 5 * 60_000;
 
 export class AgentRuntime {
   private phaseValue: AgentPhase = 'new';
@@ -195,7 +202,7 @@ export class AgentRuntime {
   // ---- lifecycle -------------------------------------------------------------------------
 
   /** Spawn the agent, `initialize`, `session/new`. Throws StartError with what the user needs. */
-  async start(): Promise<void> {
+  async start(options: { authenticate?: string } = {}): Promise<void> {
     if (this.phaseValue !== 'new') throw new Error(`agent ${this.name} was already started`);
     const { launch, log } = this.options;
     this.setPhase('starting');
@@ -222,7 +229,7 @@ export class AgentRuntime {
       this.initResult = await conn.initialize(
         {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, auth: { terminal: true } },
           clientInfo: this.options.clientInfo ?? { name: 'reins', version: '0.0.0' },
         },
         timeout,
@@ -230,6 +237,8 @@ export class AgentRuntime {
       if (this.initResult.protocolVersion !== PROTOCOL_VERSION) {
         log.warn(`agent speaks ACP version ${this.initResult.protocolVersion}; Reins speaks ${PROTOCOL_VERSION}`);
       }
+      // Sign-in the user chose for an `agent` method: between initialize and session/new.
+      if (options.authenticate) await conn.authenticate({ methodId: options.authenticate }, AUTHENTICATE_TIMEOUT_MS);
       const session = await conn.newSession({ cwd: launch.cwd, mcpServers: [] }, timeout);
       this.sessionIdValue = session.sessionId;
       // Its own helpers (codex-acp's native binary, gemini's relaunched self, claude's Claude
@@ -243,7 +252,10 @@ export class AgentRuntime {
       this.setPhase('failed');
       await proc.end();
       conn.dispose();
-      throw new StartError(message, launch, proc.exit, proc.currentStderrTail());
+      throw new StartError(message, launch, proc.exit, proc.currentStderrTail(), {
+        code: error instanceof ResponseError ? error.code : undefined,
+        authMethods: this.initResult?.authMethods,
+      });
     }
   }
 
@@ -283,6 +295,13 @@ export class AgentRuntime {
     this.turns.dispose();
     void this.proc?.end();
     this.conn?.dispose();
+  }
+
+  /** `authenticate` on the running connection (a prompt was refused with auth_required). */
+  async authenticate(methodId: string): Promise<void> {
+    if (!this.conn || this.conn.isClosed) throw new Error(`${this.name} is not running`);
+    await this.conn.authenticate({ methodId }, AUTHENTICATE_TIMEOUT_MS);
+    this.options.log.info(`agent ${this.name}: authenticated with method ${methodId}`);
   }
 
   /**

@@ -271,7 +271,7 @@ export class TurnController {
           this.port.log.info(`agent ${this.port.name} is busy with an earlier run (${message}); cancelling it and retrying`);
           this.dispatch({ kind: 'busyRejected', turnId, message, at: Date.now() });
         } else {
-          this.dispatch({ kind: 'failed', turnId, message, at: Date.now() });
+          this.dispatch({ kind: 'failed', turnId, message, at: Date.now(), code: rpc.code });
         }
       },
     );

@@ -52,7 +52,7 @@ export type TurnResult =
   | { kind: 'stopped'; stop: StopRecord }
   /** Never reached the agent as a running turn: the text goes back to the input box. */
   | { kind: 'not-sent'; why: string }
-  | { kind: 'failed'; error: string; agentExited: boolean };
+  | { kind: 'failed'; error: string; agentExited: boolean; code?: number };
 
 export type TurnState =
   | { phase: 'idle' }
@@ -88,7 +88,8 @@ export type Effect =
 export type MachineEvent =
   | { kind: 'submit'; at: number }
   | { kind: 'answered'; turnId: number; stopReason: string; outOfStep?: boolean; at: number }
-  | { kind: 'failed'; turnId: number; message: string; at: number }
+  /** code: the agent's JSON-RPC error code, when it answered with one (-32000: sign-in needed). */
+  | { kind: 'failed'; turnId: number; message: string; at: number; code?: number }
   | { kind: 'busyRejected'; turnId: number; message: string; at: number }
   | { kind: 'exited'; detail: string; at: number }
   | { kind: 'idleSignal'; at: number }
@@ -146,7 +147,7 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
             ? event.outOfStep
               ? { kind: 'completed', stopReason: event.stopReason, outOfStep: true }
               : { kind: 'completed', stopReason: event.stopReason }
-            : { kind: 'failed', error: event.message, agentExited: false };
+            : { kind: 'failed', error: event.message, agentExited: false, ...(event.code !== undefined ? { code: event.code } : {}) };
         return to(idle, [{ kind: 'clearTimers', turnId: turn.turnId }, { kind: 'turnEnded', turnId: turn.turnId, result }]);
       }
       if (turn.phase === 'stopping' || turn.phase === 'unverified') return settle(state, turn, evidence, event.at);

@@ -42,7 +42,9 @@ export interface PermissionOptionView {
 }
 
 /** An action button that a notice or card may carry; the host runs the matching command. */
-export type PanelAction = 'openLog' | 'checkAgain' | 'forceStop' | 'newSession' | 'selectAgent' | 'restartAgent' | 'endLeftovers';
+export type PanelAction = 'openLog' | 'checkAgain' | 'forceStop' | 'newSession' | 'selectAgent' | 'restartAgent' | 'endLeftovers'
+  // Sign-in (auth/signIn.ts) and a command found nowhere (agents/prepare.ts).
+  | 'signIn' | 'openSettings' | 'installAgent' | 'copyInstall';
 
 /**
  * Why a file the agent wrote deserves a look: writes need no approval, and these places change

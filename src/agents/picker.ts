@@ -1,0 +1,140 @@
+// *Reins: Select Agent…*: the presets and configured agents with whether each is installed,
+// runs through npx, or how to install it (buttons: copy the command, run it in a terminal),
+// and the ACP Registry's agents, added to `reins.agents` at the version the index names.
+// Choosing a preset needs no settings. The registry is fetched while the list is open; when
+// it cannot be reached the list is the presets, and the log says why in one line.
+import * as vscode from 'vscode';
+import { configuredAgents, DEMO_AGENT } from '../config';
+import { availability, catalog } from './catalog';
+import { commandFinder } from './findCommand';
+import { writeAgentEntry } from './agentSettings';
+import { pickerItems, type PickerItem } from './pickerItems';
+import { copyInstall, runInstall } from './prepare';
+import { presetNamed } from './presets';
+import { DEFAULT_REGISTRY_URL, fetchRegistry, registryEntry, type ParsedRegistry, type RegistryAgent } from './registry';
+
+type Item = vscode.QuickPickItem & { source?: PickerItem };
+
+const COPY: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy the install command' };
+const RUN: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'), tooltip: 'Run the install command in a terminal' };
+
+/** The registry index, fetched once per window while it answers (it changes daily at most). */
+let registryCache: { url: string; at: number; parsed: ParsedRegistry } | undefined;
+const REGISTRY_TTL_MS = 60 * 60_000;
+
+export function registryUrl(): string {
+  const v = vscode.workspace.getConfiguration('reins').get<string>('registryUrl');
+  return v === undefined ? DEFAULT_REGISTRY_URL : v.trim();
+}
+
+/** The registry's agents, or undefined (switched off, offline: one log line, no notification). */
+export async function loadRegistry(log: vscode.LogOutputChannel): Promise<RegistryAgent[] | undefined> {
+  const url = registryUrl();
+  if (!url) return undefined;
+  if (registryCache && registryCache.url === url && Date.now() - registryCache.at < REGISTRY_TTL_MS) return registryCache.parsed.agents;
+  try {
+    const parsed = await fetchRegistry(url);
+    registryCache = { url, at: Date.now(), parsed };
+    log.info(`ACP registry: ${parsed.agents.length} agents from ${url}${parsed.skipped.length ? `; skipped ${parsed.skipped.length}: ${parsed.skipped.join('; ')}` : ''}`);
+    return parsed.agents;
+  } catch (error) {
+    const why = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+    log.info(`ACP registry not reachable (${url}: ${why}); the agent picker lists the presets`);
+    return undefined;
+  }
+}
+
+function toItems(items: PickerItem[]): Item[] {
+  return items.map((s): Item => {
+    if (s.kind === 'separator') return { label: s.label, kind: vscode.QuickPickItemKind.Separator };
+    if (s.kind === 'registry') return { label: `$(cloud-download) ${s.label}`, description: s.description, detail: s.detail, source: s };
+    return {
+      label: s.current ? `$(check) ${s.label}` : s.label,
+      description: s.description,
+      detail: s.detail,
+      buttons: s.install ? [COPY, RUN] : undefined,
+      source: s,
+    };
+  });
+}
+
+/** Show the picker; resolves with the agent to switch to (a registry agent once added), or undefined. */
+export async function pickAgent(current: string, log: vscode.LogOutputChannel): Promise<string | undefined> {
+  const agents = catalog(configuredAgents());
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = 'Reins: select the agent for this folder';
+  qp.placeholder = `Now: ${current}. Presets need no settings; registry agents are added to reins.agents.`;
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  qp.busy = true;
+  let av: Awaited<ReturnType<typeof availability>> | undefined;
+  let registry: RegistryAgent[] | undefined;
+  const render = () => {
+    const activeLabel = qp.activeItems[0]?.label;
+    qp.items = toItems(pickerItems(agents, av, current, registry));
+    // Keep the highlighted row when the list grows under the user.
+    const same = activeLabel === undefined ? undefined : qp.items.find((i) => i.label === activeLabel);
+    if (same) qp.activeItems = [same];
+  };
+  render();
+  const loads = [
+    availability(agents, commandFinder).then((a) => {
+      av = a;
+      render();
+    }),
+    loadRegistry(log).then((r) => {
+      registry = r;
+      render();
+    }),
+  ];
+  void Promise.allSettled(loads).then(() => (qp.busy = false));
+
+  const chosen = await new Promise<PickerItem | undefined>((resolve) => {
+    qp.onDidTriggerItemButton(({ item, button }) => {
+      const name = item.source?.kind === 'agent' ? item.source.name : undefined;
+      const preset = name ? presetNamed(name) : undefined;
+      if (!preset) return;
+      if (button === COPY) void copyInstall(preset);
+      else runInstall(preset);
+    });
+    qp.onDidAccept(() => {
+      resolve(qp.selectedItems[0]?.source);
+      qp.hide();
+    });
+    qp.onDidHide(() => resolve(undefined));
+    qp.show();
+  });
+  qp.dispose();
+  if (!chosen || chosen.kind === 'separator') return undefined;
+  if (chosen.kind === 'registry') return addFromRegistry(chosen.agent, log);
+  if (chosen.install && chosen.name !== DEMO_AGENT) {
+    // Not installed, and npm does not have it: switching would only fail. Say how to install.
+    const preset = presetNamed(chosen.name);
+    const choice = await vscode.window.showWarningMessage(`Reins: ${chosen.name} is not installed. Install it with: ${chosen.install}`, 'Run Install in Terminal', 'Copy Install Command');
+    if (preset && choice === 'Run Install in Terminal') runInstall(preset);
+    else if (preset && choice === 'Copy Install Command') void copyInstall(preset);
+    return undefined;
+  }
+  return chosen.name;
+}
+
+/** Add a registry agent to reins.agents at the version the index names, then switch to it. */
+export async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutputChannel): Promise<string | undefined> {
+  const entry = registryEntry(agent);
+  if (!entry) {
+    void vscode.window.showWarningMessage(`Reins: ${agent.name} is distributed as a binary archive only${agent.archive ? ` (${agent.archive})` : ''}. Reins does not download archives: install it yourself and add its command to reins.agents.`);
+    return undefined;
+  }
+  const existing = configuredAgents()[agent.id];
+  if (existing && JSON.stringify(existing) !== JSON.stringify(entry)) {
+    const replace = await vscode.window.showWarningMessage(`reins.agents already has "${agent.id}". Replace it with ${agent.name} ${agent.version} from the ACP Registry?`, { modal: true }, 'Replace');
+    if (replace !== 'Replace') return undefined;
+  }
+  const outcome = await writeAgentEntry(agent.id, entry, log);
+  if (!outcome.applied) {
+    void vscode.window.showWarningMessage(`Reins: added ${agent.id} to the ${outcome.where}, but VS Code reads another value for it. Check reins.agents in your folder's settings.`, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'));
+    return undefined;
+  }
+  void vscode.window.showInformationMessage(`Reins: added ${agent.name} ${agent.version} to reins.agents in the ${outcome.where}.`);
+  return agent.id;
+}

@@ -1,0 +1,125 @@
+// The agents Reins knows by name, so that picking one needs no JSON: how each is started, how it
+// is installed, whether npm distributes it (then `npx` can run it uninstalled), and what Reins
+// knows of its behaviour. A `reins.agents` entry of the same name overrides a preset (see
+// catalog.ts). No `vscode` here: the picker, the launcher and the unit tests share it.
+import type { QuirkSettings } from '../session/quirks';
+
+export interface Preset {
+  /** The key, as in `reins.agents`. */
+  name: string;
+  /** What the picker shows. */
+  title: string;
+  command: string;
+  args: string[];
+  /** Distributed on npm: the arguments after `npx` that run it uninstalled (before `args`). */
+  npx?: string[];
+  /** The npm package(s), for the picker's "runs through npx (npm …)". */
+  npmPackage?: string;
+  /** A shell command line that installs it (shown, copied, or run in a terminal). */
+  install: string;
+  homepage: string;
+  /** Quirks Reins should apply (those it recognises for every agent need no entry). */
+  quirks?: QuirkSettings;
+  /** What Reins knows of its cancel, measured (README: "What Reins does about each agent's cancel"). */
+  note?: string;
+}
+
+export const PRESETS: readonly Preset[] = [
+  {
+    name: 'goose',
+    title: 'goose',
+    command: 'goose',
+    args: ['acp'],
+    install: 'curl -fsSL https://github.com/block/goose/releases/download/stable/download_cli.sh | bash',
+    homepage: 'https://block.github.io/goose/',
+    // goose's busy rejection and idle signal are recognised for every agent already; named
+    // here so that the preset says what it relies on.
+    quirks: { busyErrorPattern: 'active run', idleSignalMetaPath: 'goose.activeRunId' },
+    note: 'drops a cancel that comes before its run starts: Reins re-sends it and waits for activeRunId: null',
+  },
+  {
+    name: 'opencode',
+    title: 'OpenCode',
+    command: 'opencode',
+    args: ['acp'],
+    npx: ['-y', 'opencode-ai'],
+    npmPackage: 'opencode-ai',
+    install: 'npm install -g opencode-ai',
+    homepage: 'https://opencode.ai',
+    note: 'takes up to a second or two to confirm a cancel',
+  },
+  {
+    name: 'claude',
+    title: 'Claude Code (claude-agent-acp)',
+    command: 'claude-agent-acp',
+    args: [],
+    npx: ['-y', '@zed-industries/claude-agent-acp'],
+    npmPackage: '@zed-industries/claude-agent-acp',
+    install: 'npm install -g @zed-industries/claude-agent-acp',
+    homepage: 'https://github.com/zed-industries/claude-agent-acp',
+    // 0.23 answers one turn behind after a stop; outOfStep.ts knows it by agentInfo and
+    // version, so no setting here (a later version that is in step keeps 'none').
+    note: '0.23 answers one turn behind after a stop: Reins restarts it',
+  },
+  {
+    name: 'codex',
+    title: 'Codex (codex-acp)',
+    command: 'codex-acp',
+    args: [],
+    npx: ['-y', '@zed-industries/codex-acp'],
+    npmPackage: '@zed-industries/codex-acp',
+    install: 'npm install -g @zed-industries/codex-acp',
+    homepage: 'https://github.com/zed-industries/codex-acp',
+    note: 'leaves a cancelled command running: Reins finds and ends it',
+  },
+  {
+    name: 'gemini',
+    title: 'Gemini CLI',
+    command: 'gemini',
+    args: ['--acp'],
+    npx: ['-y', '@google/gemini-cli'],
+    npmPackage: '@google/gemini-cli',
+    install: 'npm install -g @google/gemini-cli',
+    homepage: 'https://github.com/google-gemini/gemini-cli',
+    note: 'never answers a cancelled prompt while a permission is pending: Reins answers those first',
+  },
+  {
+    name: 'qwen',
+    title: 'Qwen Code',
+    command: 'qwen',
+    args: ['--acp'],
+    npx: ['-y', '@qwen-code/qwen-code'],
+    npmPackage: '@qwen-code/qwen-code',
+    install: 'npm install -g @qwen-code/qwen-code',
+    homepage: 'https://github.com/QwenLM/qwen-code',
+    note: 'never answers a cancelled prompt while a permission is pending: Reins answers those first',
+  },
+  {
+    name: 'pi',
+    title: 'pi (pi-acp)',
+    command: 'pi-acp',
+    args: [],
+    // pi-acp runs `pi` as its child: both packages go on the npx PATH.
+    npx: ['-y', '--package', 'pi-acp', '--package', '@earendil-works/pi-coding-agent', 'pi-acp'],
+    npmPackage: 'pi-acp',
+    install: 'npm install -g pi-acp @earendil-works/pi-coding-agent',
+    homepage: 'https://www.npmjs.com/package/pi-acp',
+    note: 'needs Node 22.19 or later; talks to its own pi child for the whole session',
+  },
+];
+
+export function presetNamed(name: string): Preset | undefined {
+  return PRESETS.find((p) => p.name === name);
+}
+
+/**
+ * The preset an agent entry is an instance of: by name, else by its command's base name (a
+ * custom `"mygemini": { "command": "gemini" }` still gets gemini's install hint).
+ */
+export function presetFor(name: string, command?: string): Preset | undefined {
+  const byName = presetNamed(name);
+  if (byName) return byName;
+  if (!command) return undefined;
+  const base = command.split(/[\\/]/).pop()?.replace(/\.(cmd|exe)$/i, '');
+  return PRESETS.find((p) => p.command === base);
+}
