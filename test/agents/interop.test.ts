@@ -224,7 +224,9 @@ describe('real agents: the stop routine', function () {
         // race that a fast `ps` often wins; a slow one (1 s, as under load) loses it every time.
         // With the runtime before 9a83c61 this printed for claude: "session/new failed:
         // Internal error {"details":"Query closed before response received"}" (without slowPs
-        // it passed once in two runs).
+        // it passed once in two runs), and for pi (Reins had ended the new `pi`): "session/new
+        // failed: Internal error: Cannot call write after a stream was destroyed {}". codex,
+        // opencode and gemini start nothing at session/new and passed.
         const restorePs = slowPs(1000);
         const report = await rt
           .newSession()
@@ -260,7 +262,7 @@ describe('real agents: the stop routine', function () {
         const leftovers = await report.leftoversFound;
         const taken = leftovers.filter((p) => p.command.includes('reins-own-helper')).map((p) => p.command);
         // With the runtime before 9a83c61 (leftovers: whatever started during the turn and was
-        // not in the idle baseline) this printed for all four agents: "the agent's own processes
+        // not in the idle baseline) this printed for all five agents: "the agent's own processes
         // reported as leftovers ['reins-own-helper-during 3600', 'reins-own-helper-after 3600']".
         assert.deepEqual(taken, [], "the agent's own processes reported as leftovers");
         // codex leaves its cancelled tool running: that one is still found.
