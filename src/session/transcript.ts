@@ -18,8 +18,8 @@ export class Transcript {
   /** Position in `list` by id (entries are replaced in place, never removed but by clear()). */
   private readonly at = new Map<string, number>();
   private seq = 0;
-  /** The entry that streamed text currently continues, by kind. */
-  private streaming: { id: string; kind: 'agent' | 'thought' } | undefined;
+  /** The entry that streamed text currently continues, by kind (`user`: a replayed message, in chunks). */
+  private streaming: { id: string; kind: 'agent' | 'thought' | 'user'; messageId?: string } | undefined;
   /** This turn's "Files written" entry; the next prompt starts a new one. */
   private filesId: string | undefined;
 
@@ -98,7 +98,7 @@ export class Transcript {
       case 'agent_thought_chunk':
         return this.stream('thought', contentText(u.content));
       case 'user_message_chunk':
-        return this.user(contentText(u.content));
+        return this.userChunk(contentText(u.content), u.messageId ?? undefined);
       case 'tool_call': {
         const previous = this.byId.get(u.toolCallId);
         this.upsert({
@@ -136,6 +136,16 @@ export class Transcript {
     }
   }
 
+  /**
+   * Show `entries` instead of what is shown now: a saved transcript after a window reload, or
+   * the conversation kept across a restart. Each gets an id of this transcript's own, so that a
+   * new agent process reusing a tool call id cannot overwrite a card from before.
+   */
+  restore(entries: readonly TranscriptEntry[]): void {
+    this.clear();
+    for (const entry of entries) this.upsert({ ...entry, id: this.nextId('h') });
+  }
+
   /** Every tool call that had not finished is shown cancelled (the routine's step 2). */
   markToolsCancelled(): void {
     for (const entry of [...this.list]) {
@@ -143,6 +153,26 @@ export class Transcript {
         this.upsert({ ...entry, status: 'cancelled' });
       }
     }
+  }
+
+  /**
+   * The user's message as the agent sends it (session/load replays the conversation): chunks of
+   * one message make one entry, as streamed agent text does. Never merged into a prompt typed
+   * here (`user()` ends the streaming), so an agent that echoes the prompt cannot double it.
+   */
+  private userChunk(text: string, messageId: string | undefined): void {
+    const streaming = this.streaming;
+    const open = streaming?.kind === 'user' ? this.byId.get(streaming.id) : undefined;
+    const sameMessage = messageId === undefined || streaming?.messageId === undefined || streaming.messageId === messageId;
+    if (open?.kind === 'user' && sameMessage) {
+      this.upsert({ ...open, text: open.text + text });
+      this.streaming = { id: open.id, kind: 'user', messageId: messageId ?? streaming?.messageId };
+      return;
+    }
+    this.filesId = undefined; // a new turn of the conversation: its writes get their own list
+    const id = this.nextId('u');
+    this.upsert({ kind: 'user', id, text });
+    this.streaming = { id, kind: 'user', messageId };
   }
 
   private stream(kind: 'agent' | 'thought', text: string): void {

@@ -1,0 +1,56 @@
+// What an agent can do with sessions besides session/new, as its `initialize` answer says, and
+// which method reopens one. Pure. The spec forbids calling a method the agent did not offer
+// (session-setup.mdx, session-list.mdx, session-delete.mdx): `loadSession: true` for
+// session/load (still a top-level flag in v1); `sessionCapabilities.resume`, `.list`,
+// `.close`, `.delete` present as an object (`{}`) for the others; omitted or null means no.
+import type { InitializeResponse } from '@agentclientprotocol/sdk';
+
+export interface SessionCaps {
+  load: boolean;
+  resume: boolean;
+  list: boolean;
+  close: boolean;
+  delete: boolean;
+}
+
+export const NO_SESSION_CAPS: SessionCaps = { load: false, resume: false, list: false, close: false, delete: false };
+
+export function sessionCaps(init: InitializeResponse | undefined): SessionCaps {
+  const caps = init?.agentCapabilities;
+  const session = (caps?.sessionCapabilities ?? {}) as Record<string, unknown>;
+  const offered = (key: string) => typeof session[key] === 'object' && session[key] !== null;
+  return { load: caps?.loadSession === true, resume: offered('resume'), list: offered('list'), close: offered('close'), delete: offered('delete') };
+}
+
+export type ReopenMethod = 'session/load' | 'session/resume';
+
+/**
+ * How to reopen a session. Where Reins still shows the conversation (Restart Agent, a crash,
+ * a window reload) resuming is enough and spares the agent a replay; otherwise only
+ * session/load brings the conversation back, so it goes first. `undefined`: the agent can do
+ * neither.
+ */
+export function reopenMethod(caps: SessionCaps, haveTranscript: boolean): ReopenMethod | undefined {
+  if (haveTranscript && caps.resume) return 'session/resume';
+  if (caps.load) return 'session/load';
+  if (caps.resume) return 'session/resume';
+  return undefined;
+}
+
+/** JSON-RPC codes that mean "no such session": ACP's resource-not-found and invalid params. */
+const UNKNOWN_CODES = new Set([-32002, -32602]);
+const UNKNOWN_TEXT = /\b(not found|unknown|no such|does not exist|doesn't exist|not exist)\b/i;
+
+/**
+ * The agent answered that it does not know the session (so Reins forgets it). Only an answer
+ * counts: a timeout or an agent that died says nothing about the session. An internal error
+ * counts only when its text says so (claude-agent-acp answers "Session not found" as -32603).
+ */
+export function saysUnknownSession(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+  if (typeof code !== 'number') return false;
+  if (UNKNOWN_CODES.has(code)) return true;
+  const text = `${typeof message === 'string' ? message : ''} ${typeof data === 'string' ? data : ''}`;
+  return code === -32603 && UNKNOWN_TEXT.test(text);
+}
