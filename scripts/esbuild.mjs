@@ -1,4 +1,4 @@
-// One build script for the extension, the webview, the scripted agent and the tests.
+// One build script for the extension, the watchdog, the webview, the scripted agent and the tests.
 //   node scripts/esbuild.mjs               development build of dist/
 //   node scripts/esbuild.mjs --production  minified dist/ for packaging
 //   node scripts/esbuild.mjs --watch       rebuild dist/ on change
@@ -33,6 +33,15 @@ const builds = [
     ...common,
     // The scripted agent ships in the package: it is the offline demonstration agent.
     entryPoints: { 'scripted-agent': 'test/fixtures/scriptedAgent/agent.ts' },
+    outdir: 'dist',
+    platform: 'node',
+    format: 'cjs',
+  },
+  {
+    ...common,
+    // The watchdog ships in the package: a process per agent that ends the agent's tree if the
+    // extension host dies without ending it (src/acp/watchdog.ts). Node built-ins only.
+    entryPoints: { watchdog: 'src/acp/watchdog.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',

@@ -1,5 +1,8 @@
 // activate/deactivate only: build the services, register them, own their disposal.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { AgentRecords, endAgentsLeftBehind } from './acp/agentRecords';
+import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './auth/commands';
 import { registerCommands, updateContextKeys } from './commands';
 import type { SendResult, StopResult } from './folderSession';
@@ -39,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
   const log = createLog();
   context.subscriptions.push(log);
   try {
+    startLifeline(context, log);
     reins = new Reins(context, log);
     const statusBar = new StatusBar(reins);
     const onDidStop = new vscode.EventEmitter<StopReport>();
@@ -90,6 +94,17 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     void vscode.window.showErrorMessage('Reins failed to activate.', 'Open Log').then((c) => c && log.show());
     throw error;
   }
+}
+
+/**
+ * Agents must not outlive this extension host: each gets a watchdog and a record (lifeline.ts),
+ * and the trees that a previous host left running are ended now, in the background.
+ */
+function startLifeline(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const storage = context.globalStorageUri;
+  const records = storage.scheme === 'file' ? new AgentRecords(path.join(storage.fsPath, 'running-agents')) : undefined;
+  configureLifeline({ node: process.execPath, watchdogScript: context.asAbsolutePath(path.join('dist', 'watchdog.js')), records });
+  if (records) void endAgentsLeftBehind(records, log).catch((error) => logError(log, 'Ending agents left by an earlier extension host failed', error));
 }
 
 /** Window reload or close: stop every running turn briefly, then end every agent tree. */

@@ -1,11 +1,15 @@
 // One agent as an operating-system process: spawned in its own process group so that its
 // whole tree can be ended at once, stderr read line by line into the log, and its exit
 // recorded. Ending it: stdin closed, then SIGTERM to the group, then SIGKILL after a short
-// grace (codex-acp and claude-agent-acp do not exit when stdin closes).
+// grace (codex-acp and claude-agent-acp do not exit when stdin closes). If this extension host
+// dies without ending it, the lifeline (a watchdog process, a record for the next activation)
+// does: see lifeline.ts.
 import { spawn, execFile, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../util/logger';
-import { descendantsOf, listProcesses, signalAll } from './processTree';
+import { endTree } from './endTree';
+import { Lifeline } from './lifeline';
+import { startTimeOf, type ProcessInfo } from './processTree';
 
 export interface AgentLaunch {
   command: string;
@@ -26,6 +30,14 @@ export interface ExitInfo {
   at: number;
 }
 
+/** What `end()` resolves to: the agent's exit, and what else of its tree was ended. */
+export interface EndReport extends ExitInfo {
+  /** Processes below the agent (its group and descendants, not the agent) that `end()` found running and ended. */
+  ended: ProcessInfo[];
+  /** Processes below the agent still running after SIGKILL (not ours to end, or stuck in the kernel). */
+  survivors: ProcessInfo[];
+}
+
 const STDERR_TAIL_LINES = 40;
 const STDIN_GRACE_MS = 300;
 const TERM_GRACE_MS = 1500;
@@ -43,16 +55,21 @@ export function describeExit(exit: ExitInfo): string {
 export class AgentProcess {
   readonly pid: number | undefined;
   readonly startedAt = Date.now();
+  /** The agent's exact start time (`startTimeOf`): later signals check its pid still names it. */
+  readonly startTime: string | undefined;
   /** Resolves once when the process has exited (or failed to start). Never rejects. */
   readonly exited: Promise<ExitInfo>;
   private exitInfo: ExitInfo | undefined;
   private readonly stderrTail: string[] = [];
-  private ending: Promise<ExitInfo> | undefined;
+  private ending: Promise<EndReport> | undefined;
+  /** The 'exit' event came ('close', and so `exited`, waits for stdio to end as well). */
+  private exitSeen = false;
+  private readonly lifeline: Lifeline | undefined;
   private readonly child: ChildProcessWithoutNullStreams;
 
   constructor(
     readonly launch: AgentLaunch,
-    log: Logger,
+    private readonly log: Logger,
     onStderrLine?: (line: string) => void,
   ) {
     const envKeys = Object.keys(launch.env ?? {});
@@ -68,7 +85,16 @@ export class AgentProcess {
       windowsHide: true,
     });
     this.pid = this.child.pid;
+    this.startTime = this.pid === undefined ? undefined : startTimeOf(this.pid);
     this.child.stdin.on('error', (error) => log.debug(`agent stdin: ${error.message}`));
+    if (this.pid !== undefined && this.startTime !== undefined) {
+      const commandLine = [launch.command, ...launch.args].join(' ');
+      this.lifeline = Lifeline.attach({ pid: this.pid, start: this.startTime, commandLine, cwd: launch.cwd }, log);
+    }
+    this.child.on('exit', () => {
+      this.exitSeen = true;
+      this.lifeline?.agentExited();
+    });
 
     createInterface({ input: this.child.stderr, crlfDelay: Infinity }).on('line', (line) => {
       this.stderrTail.push(line);
@@ -118,44 +144,43 @@ export class AgentProcess {
     return [...this.stderrTail];
   }
 
+  /** The watchdog's pid, while one guards this agent (for tests and the log). */
+  get watchdogPid(): number | undefined {
+    return this.lifeline?.watchdogPid;
+  }
+
   /**
    * End the agent and everything it started. Safe to call twice (returns the same promise)
-   * and after the process exited by itself (its group may still hold tool processes).
+   * and after the process exited by itself (its group may still hold tool processes: they
+   * are ended and listed in `ended`).
    */
-  end(graceMs = TERM_GRACE_MS): Promise<ExitInfo> {
+  end(graceMs = TERM_GRACE_MS): Promise<EndReport> {
     this.ending ??= this.endTree(graceMs);
     return this.ending;
   }
 
-  private async endTree(graceMs: number): Promise<ExitInfo> {
+  private async endTree(graceMs: number): Promise<EndReport> {
     const pid = this.pid;
-    if (pid === undefined) return this.exited;
-    // Take the tree before anything dies: once the agent exits its children are re-parented
-    // and only the process group still ties them to it.
-    const tree = descendantsOf(pid, await listProcesses()).map((p) => p.pid);
+    if (pid === undefined) return { ...(await this.exited), ended: [], survivors: [] };
     if (process.platform === 'win32') {
+      // Windows keeps its old way: no process groups, no watchdog; taskkill ends the tree.
       await new Promise<void>((resolve) => execFile('taskkill', ['/pid', String(pid), '/T', '/F'], () => resolve()));
-      return this.exited;
+      return { ...(await this.exited), ended: [], survivors: [] };
     }
-    if (!this.hasExited) {
-      this.child.stdin.end();
-      await Promise.race([this.exited, delay(STDIN_GRACE_MS)]);
-    }
-    this.signalGroup(pid, 'SIGTERM');
-    signalAll(tree, 'SIGTERM');
-    await Promise.race([this.exited, delay(graceMs)]);
-    // Whatever is still there gets no second chance: tool processes that ignore SIGTERM too.
-    this.signalGroup(pid, 'SIGKILL');
-    signalAll(tree, 'SIGKILL');
-    return this.exited;
-  }
-
-  private signalGroup(pid: number, signal: NodeJS.Signals): void {
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is empty already.
-    }
+    const report = await endTree(pid, {
+      graceMs,
+      rootStart: this.startTime,
+      rootGone: () => this.exitSeen,
+      // Stdin first: an agent that exits on end of file gets to end its tools itself.
+      beforeSignals: async () => {
+        if (this.exitSeen) return;
+        this.child.stdin.end();
+        await Promise.race([this.exited, delay(STDIN_GRACE_MS)]);
+      },
+    });
+    this.lifeline?.release();
+    if (report.ended.length > 0) this.log.info(`ended with agent ${pid}: ${report.ended.map((p) => `${p.pid} ${p.command}`).join('; ')}`);
+    return { ...(await this.exited), ...report };
   }
 }
 

@@ -1,7 +1,8 @@
 // What runs below an agent process: for ending its whole tree, and for finding the tool
 // processes a turn left behind (codex-acp leaves a cancelled `sleep 37` running).
 // POSIX reads `ps`, whose `-A -o pid=,ppid=,pgid=,etime=,args=` works on Linux and macOS alike.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export interface ProcessInfo {
   pid: number;
@@ -107,6 +108,87 @@ export function signalAll(pids: number[], signal: NodeJS.Signals): void {
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// ---- identity: which process a pid names now ---------------------------------------------
+// A pid is reused once its process is gone (pid_max is 32768 on many Linux machines), so a pid
+// kept for later (in the record of running agents, in the watchdog, across a grace period) is
+// only signalled again while it still names the process that was meant: the one with the same
+// start time. `ps` gives start times to the second; Linux gives them exactly.
+
+/** The fields of /proc/<pid>/stat that identity checks need (Linux). */
+export interface ProcStat {
+  pid: number;
+  /** R, S, D, Z (zombie: exited, not yet reaped), T, … */
+  state: string;
+  ppid: number;
+  pgid: number;
+  /** Clock ticks after boot at which the process started: never changes for its life. */
+  startTicks: number;
+}
+
+/** /proc/<pid>/stat parsed, or undefined (no such process, or not Linux). */
+export function readProcStat(pid: number): ProcStat | undefined {
+  if (process.platform !== 'linux') return undefined;
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // `pid (comm) state ppid pgrp …`: comm may hold spaces and parentheses; parse after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is field 3 (state) of proc(5); starttime is field 22.
+  return { pid, state: fields[0], ppid: Number(fields[1]), pgid: Number(fields[2]), startTicks: Number(fields[19]) };
+}
+
+let bootIdCache: string | undefined;
+function bootId(): string {
+  // Start ticks count from boot: with the boot id a token also tells another boot apart.
+  bootIdCache ??= (() => {
+    try {
+      return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    } catch {
+      return 'unknown-boot';
+    }
+  })();
+  return bootIdCache;
+}
+
+/**
+ * A token naming one process for its whole life, or undefined when `pid` names no process.
+ * Linux: boot id and start ticks from /proc (exact, no process started). Other POSIX: `ps -o
+ * lstart=` (to the second; a synchronous `ps`, a few ms). Windows: undefined.
+ */
+export function startTimeOf(pid: number): string | undefined {
+  if (process.platform === 'win32' || !(pid > 0)) return undefined;
+  if (process.platform === 'linux') {
+    const stat = readProcStat(pid);
+    return stat ? `${bootId()}:${stat.startTicks}` : undefined;
+  }
+  try {
+    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return out || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` exists and has not exited: a zombie (exited, not yet reaped) is not running. */
+export function isRunning(pid: number): boolean {
+  const stat = readProcStat(pid);
+  if (stat) return stat.state !== 'Z' && stat.state !== 'X';
+  return process.platform === 'linux' ? false : isAlive(pid);
+}
+
+/** Whether the process group `pgid` still has a member (a zombie counts). */
+export function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';

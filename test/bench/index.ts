@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild } from './agents';
 import { hasGc, now, printTable, record, rows } from './harness';
+import { benchLifeline } from './lifeline';
 import { benchFraming, benchLargeLine, benchTranscript, benchWriter } from './micro';
 
 const RESPAWNED = 'REINS_BENCH_GC';
@@ -52,6 +53,7 @@ async function main(): Promise<number> {
     ['end to end', () => benchEndToEnd(quick ? 5_000 : 50_000)],
     ['stop latency', () => benchStop(quick ? 5 : 20)],
     ['memory', () => benchMemory([...process.execArgv, __filename])],
+    ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
   ];
   for (const [name, run] of benches) {
     try {

@@ -1,0 +1,55 @@
+// A stand-in extension host for lifeline.test.ts: it starts one scripted agent through
+// AgentProcess with the lifeline configured as extension.ts configures it, drives it into a
+// turn (raw ACP lines: initialize, session/new, session/prompt), prints what it started as
+// JSON lines on stdout, then obeys lines on stdin:
+//   end    → AgentProcess.end(), prints {"event":"ended", report}
+//   close  → closes the agent's stdin
+// The test plays a dying extension host by sending this process SIGKILL.
+//
+//   node lifelineHost.entry.js SCENARIO_JSON AGENT_RECORD_FILE RECORDS_DIR [OPTIONS_JSON]
+// OPTIONS_JSON: { pollMs?, graceMs?: the watchdog's, nodeOptions?: NODE_OPTIONS for this process's
+// children from now on (the agent is given an empty one) }
+import * as path from 'node:path';
+import { createInterface } from 'node:readline';
+import { AgentProcess } from '../../src/acp/agentProcess';
+import { AgentRecords } from '../../src/acp/agentRecords';
+import { configureLifeline } from '../../src/acp/lifeline';
+import { silentLogger } from '../../src/util/logger';
+
+const repo = path.resolve(__dirname, '../../..');
+const [scenario, agentRecord, recordsDir, optionsJson] = process.argv.slice(2);
+const options = JSON.parse(optionsJson ?? '{}') as { pollMs?: number; graceMs?: number; nodeOptions?: string };
+if (options.nodeOptions) process.env.NODE_OPTIONS = options.nodeOptions;
+const say = (value: object) => process.stdout.write(JSON.stringify(value) + '\n');
+
+configureLifeline({
+  node: process.execPath,
+  watchdogScript: path.join(repo, 'dist', 'watchdog.js'),
+  records: new AgentRecords(recordsDir),
+  pollMs: options.pollMs,
+  graceMs: options.graceMs,
+});
+const agent = new AgentProcess(
+  {
+    command: process.execPath,
+    args: [path.join(repo, 'dist', 'scripted-agent.js'), '--scenario-json', scenario, '--record', agentRecord],
+    cwd: path.dirname(recordsDir),
+    env: { NODE_OPTIONS: '' },
+  },
+  silentLogger,
+);
+agent.stdout.resume();
+const send = (id: number, method: string, params: object) => agent.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+send(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+send(2, 'session/new', { cwd: path.dirname(recordsDir), mcpServers: [] });
+send(3, 'session/prompt', { sessionId: 'sess-1', prompt: [{ type: 'text', text: 'go' }] });
+// The lifeline starts the watchdog on the next turn of the event loop (off the agent's start).
+setImmediate(() => say({ event: 'started', agent: agent.pid, watchdog: agent.watchdogPid, host: process.pid }));
+void agent.exited.then((exit) => say({ event: 'exit', code: exit.code, signal: exit.signal }));
+
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line === 'end') void agent.end().then((report) => say({ event: 'ended', report }));
+  if (line === 'close') agent.stdin.end();
+});
+// Stays up until killed (the test's SIGKILL) or told to end and then closed.
+setInterval(() => undefined, 60_000);
