@@ -15,6 +15,7 @@ import type { PreparedLaunch } from './agents/launch';
 import { launchFor, reportNotInstalled } from './agents/prepare';
 import { AUTH_REQUIRED, isAuthRequired } from './auth/methods';
 import { SignIn } from './auth/signIn';
+import { showTerminalOutput } from './session/terminalCards';
 import { Transcript } from './session/transcript';
 import type { StopCause, TurnResult } from './session/turnMachine';
 import type { PanelStatus } from './shared/messages';
@@ -344,6 +345,8 @@ export class FolderSession implements vscode.Disposable {
     d.add(this.gate.register(this.gatePath, rt));
     d.add(rt.onDidChangeState(() => this._onDidChange.fire()));
     d.add(rt.onUpdate((n) => this.transcript.apply(n)));
+    // After the line above: a terminal's live output goes into the card the update just made.
+    d.add(showTerminalOutput(rt, this.transcript));
     d.add(rt.onTurnStarted(({ text }) => this.transcript.user(text)));
     d.add(rt.onToolsCancelled(() => this.transcript.markToolsCancelled()));
     // fs/* size limits, and each file the agent writes listed in this turn's "Files written" entry.

@@ -29,6 +29,7 @@ import {
 import type { Logger } from '../util/logger';
 import { Deferred } from '../util/deferred';
 import { describeExit, type AgentProcess, type ExitInfo } from './agentProcess';
+import type { TerminalMethods } from './clientMethods/terminals';
 import { LineTooLargeError, NdjsonMessageReader, NdjsonMessageWriter } from './framing';
 import { ProtocolTracer, type TraceLevel } from './trace';
 
@@ -61,6 +62,8 @@ export interface ClientHandlers {
   requestPermission(params: RequestPermissionRequest): Promise<RequestPermissionResponse>;
   readTextFile?(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile?(params: WriteTextFileRequest): Promise<WriteTextFileResponse>;
+  /** terminal/* by method name (clientMethods/terminals.ts checks the rest of their params). */
+  terminal?: TerminalMethods;
 }
 
 export interface ConnectionOptions {
@@ -130,6 +133,12 @@ export class AcpConnection {
           throw invalid('fs/write_text_file needs a path and content');
         }
         return write(params);
+      });
+    }
+    for (const [method, handle] of Object.entries(handlers.terminal ?? {}) as [string, (params: unknown) => Promise<unknown>][]) {
+      this.rpc.onRequest(method, (params: { sessionId?: unknown } | undefined) => {
+        requireSession(params, method);
+        return handle(params);
       });
     }
     this.rpc.onNotification('session/update', (params: SessionNotification) => {

@@ -10,8 +10,10 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type AgentLaunch, type ExitInfo } from '../acp/agentProcess';
 import { AcpConnection, AgentExitedError, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess, type FileAccess } from '../acp/clientMethods/fs';
+import { TerminalHost } from '../acp/clientMethods/terminals';
 import { descendantsNow, type ProcessInfo } from '../acp/processTree';
 import type { TraceLevel } from '../acp/trace';
+import { DisposableStore } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/logger';
 import type { PendingPermission } from './permissions';
@@ -81,6 +83,10 @@ export class AgentRuntime {
   /** Set when Reins itself ends the agent (force stop, shutdown, dispose): that exit is no failure. */
   private endRequested = false;
   private disposed = false;
+  /** What lives as long as this runtime and ends with it. */
+  private readonly owned = new DisposableStore();
+  /** The commands the agent runs through terminal/*; all ended whenever the session ends. */
+  private readonly terminals: TerminalHost;
 
   private readonly _onDidChangeState = new Emitter<void>();
   readonly onDidChangeState = this._onDidChangeState.event;
@@ -94,6 +100,10 @@ export class AgentRuntime {
   readonly onExitCleanup = this._onExitCleanup.event;
   private readonly _onStderr = new Emitter<string>();
   readonly onStderr = this._onStderr.event;
+  /** A terminal's output changed (at most every 100 ms) or it exited: for the tool call's card. */
+  get onTerminalOutput() {
+    return this.terminals.onOutput;
+  }
 
   constructor(private readonly options: RuntimeOptions) {
     const settings = options.settings ?? (() => defaultRuntimeSettings);
@@ -106,7 +116,11 @@ export class AgentRuntime {
       link: () => ({ conn: this.conn, sessionId: this.sessionIdValue }),
       agentPid: () => this.proc?.pid,
       phase: () => this.phaseValue,
+      turnTerminals: (turnId) => this.terminals.runningPids(turnId),
     });
+    this.terminals = this.owned.add(
+      new TerminalHost({ root: options.launch.cwd, log: options.log, sessionId: () => this.sessionIdValue, turn: () => this.turns.turn }),
+    );
     this.turns.onDidChange(() => this._onDidChangeState.fire());
   }
 
@@ -217,6 +231,7 @@ export class AgentRuntime {
         requestPermission: (r) => this.turns.holdPermission(r),
         readTextFile: (p) => files.readTextFile(p),
         writeTextFile: (p) => files.writeTextFile(p),
+        terminal: this.terminals.methods,
       },
       log,
       { trace: this.options.trace, maxLineBytes: this.options.maxLineBytes },
@@ -229,7 +244,7 @@ export class AgentRuntime {
       this.initResult = await conn.initialize(
         {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, auth: { terminal: true } },
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } },
           clientInfo: this.options.clientInfo ?? { name: 'reins', version: '0.0.0' },
         },
         timeout,
@@ -270,6 +285,8 @@ export class AgentRuntime {
     if (report.outcome === 'abort-unverified' || !this.conn || this.phaseValue !== 'ready') return report;
     // The stopped turn's process listing is taken before session/new can start anything.
     await this.turns.barrier();
+    // The old session's terminals end with it (after the listing: the stopped turn's show there).
+    await this.terminals.endAll('new session');
     const session = await this.conn.newSession({ cwd: this.options.launch.cwd, mcpServers: [] }, this.settings().initializeTimeoutMs);
     this.options.log.info(`agent ${this.name}: new session ${session.sessionId} replaces ${this.sessionIdValue}`);
     this.sessionIdValue = session.sessionId;
@@ -283,7 +300,7 @@ export class AgentRuntime {
     let report: StopReport | undefined;
     if (this.turn.phase !== 'idle') report = await this.stop(cause, budgetMs);
     this.endRequested = true;
-    await this.proc?.end();
+    await Promise.all([this.proc?.end(), this.terminals.endAll(`shutdown (${cause})`)]);
     this.conn?.dispose();
     return report;
   }
@@ -293,6 +310,7 @@ export class AgentRuntime {
     this.disposed = true;
     this.endRequested = true;
     this.turns.dispose();
+    this.owned.dispose();
     void this.proc?.end();
     this.conn?.dispose();
   }
@@ -313,7 +331,7 @@ export class AgentRuntime {
     const pending = phase === 'running' || phase === 'waiting' || phase === 'stopping' ? this.stop('user') : phase === 'unverified' ? this.checkAgain() : undefined;
     this.options.log.warn(`force stop: ending agent ${this.name} (pid ${this.proc?.pid}) and its process tree`);
     this.endRequested = true;
-    await this.proc?.end(500);
+    await Promise.all([this.proc?.end(500), this.terminals.endAll('force stop')]);
     return pending;
   }
 
@@ -331,6 +349,8 @@ export class AgentRuntime {
   }
 
   private onConnectionClosed(closed: ConnectionClosed): void {
+    // Its terminals are Reins' children, not its own: they do not die with it.
+    void this.terminals.endAll(this.endRequested ? 'the agent was ended' : 'the agent exited');
     const wasReady = this.phaseValue === 'ready';
     if (this.phaseValue !== 'failed') this.setPhase('exited');
     if (!wasReady) return;

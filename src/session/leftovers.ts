@@ -11,6 +11,13 @@
 // the next request makes can never be in it. What matches is listed once more a little later:
 // only what is still there, with the same start, is reported (claude ends its own tool
 // wrappers while a cancel unwinds).
+//
+// Terminals (terminal/create) are tool processes too, but Reins runs them: they are children
+// of the extension host, each leading its own process group, so a listing below the agent
+// never shows them, and no command needs matching: Reins knows which turn asked for each one.
+// The controller hands the scan the pids of the stopped turn's terminals still in use; their
+// trees are taken from the same listing and go through the same re-check, report and ending
+// as any leftover. (Every terminal is ended with its session in any case: terminals.ts.)
 import { descendantsOf, listProcesses, signalAll, type ProcessInfo } from '../acp/processTree';
 import type { Logger } from '../util/logger';
 
@@ -114,6 +121,21 @@ export function findLeftovers(snapshot: ProcessInfo[], q: LeftoverQuery): Proces
   return [...matched.values()];
 }
 
+/**
+ * The trees of the stopped turn's terminals in `snapshot`: each root (while it runs) and what
+ * is below it or in its group. Started during the turn, as any leftover: a terminal whose
+ * command exited long ago has a pid that may name another process by now.
+ */
+export function terminalTrees(snapshot: ProcessInfo[], roots: number[], since: number): ProcessInfo[] {
+  const found = new Map<number, ProcessInfo>();
+  for (const root of roots) {
+    for (const p of [...snapshot.filter((x) => x.pid === root), ...descendantsOf(root, snapshot)]) {
+      if (p.startedAt >= since - PS_SLACK_MS) found.set(p.pid, p);
+    }
+  }
+  return [...found.values()];
+}
+
 /** The same process still there: same pid, same command, the same start (to ps's second). */
 export function stillRunning(found: ProcessInfo[], later: ProcessInfo[]): ProcessInfo[] {
   const now = new Map(later.map((p) => [p.pid, p]));
@@ -173,13 +195,14 @@ export class LeftoverWatch {
    * Take the listing now, at the outcome of a stop; then find and re-check the turn's
    * leftovers. The turn's facts are captured here: a next turn replaces them.
    */
-  scan(agentPid: number): Promise<ProcessInfo[]> {
+  scan(agentPid: number, terminals: number[] = []): Promise<ProcessInfo[]> {
     const query: LeftoverQuery = { agentPid, baseline: this.baseline, since: this.turnStartedAt, tools: [...this.tools.values()] };
     const listing = this.list();
     this.snapshotting = listing.catch(() => undefined);
     return listing.then(async (snapshot) => {
-      if (query.tools.length === 0) return [];
-      const candidates = findLeftovers(snapshot, query);
+      if (query.tools.length === 0 && terminals.length === 0) return [];
+      const byPid = new Map([...findLeftovers(snapshot, query), ...terminalTrees(snapshot, terminals, query.since)].map((p) => [p.pid, p]));
+      const candidates = [...byPid.values()];
       if (candidates.length === 0) return [];
       await new Promise((resolve) => setTimeout(resolve, RECHECK_MS));
       const found = stillRunning(candidates, await this.list());

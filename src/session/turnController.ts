@@ -47,6 +47,8 @@ export interface TurnPort {
   link(): { conn: AcpConnection | undefined; sessionId: string | undefined };
   agentPid(): number | undefined;
   phase(): string;
+  /** Pids of the terminals this turn created that are still in use (leftovers.ts says why). */
+  turnTerminals?(turnId: number): number[];
 }
 
 /** Updates that show the turn doing something: an answer that comes with none of them is empty. */
@@ -347,7 +349,7 @@ export class TurnController {
       }
       return [];
     }
-    const found = await this.leftovers.scan(pid);
+    const found = await this.leftovers.scan(pid, this.port.turnTerminals?.(report.turnId) ?? []);
     report.leftovers = found;
     if (found.length === 0) return found;
     const policy = this.port.settings().leftoverProcesses;

@@ -64,6 +64,15 @@ export interface FileWriteView {
   marks: FileMark[];
 }
 
+/** What a tool call's card shows of its terminal: untrusted text, shown as text only. */
+export interface TerminalOutputView {
+  text: string;
+  /** Older output was dropped (the agent's outputByteLimit, or the panel's 32 KB). */
+  truncated: boolean;
+  /** Set once the command exited: "exit code 0", "killed by SIGTERM". */
+  exited?: string;
+}
+
 export type TranscriptEntry =
   | { kind: 'user'; id: string; text: string }
   | { kind: 'agent'; id: string; markdown: string }
@@ -76,6 +85,8 @@ export type TranscriptEntry =
       status: ToolStatus;
       /** Short text content of the tool (output, diff summary, locations). */
       detail?: string;
+      /** Live output of the terminals embedded in the tool call (`content` of type terminal): their last 32 KB. */
+      terminal?: TerminalOutputView;
     }
   | {
       kind: 'permission';

@@ -1,0 +1,148 @@
+// terminal/* in the real extension host (issue 9): the scripted agent creates terminals, reads
+// their output, waits, kills and releases them through the folder's real settings, and the
+// record says what it was answered. The tool call's card shows the live output. No terminal
+// outlives its session: New Session and Force Stop end them, and a stopped turn's terminals
+// are its leftovers.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { listProcesses } from '../../src/acp/processTree';
+import type { TranscriptEntry } from '../../src/shared/messages';
+import { events } from '../fixtures/scriptedAgent/records';
+import { addAgent, api, logText, resetReins, send, setting, stop, useAgent, waitUntil } from './support';
+
+type Reply = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { reason?: string } } };
+type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
+
+const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({ terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) } });
+/** `sleep` processes whose command line starts with `marker` (each test sleeps a length of its own). */
+const sleeping = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker)).map((p) => p.command);
+const card = async (id: string) => (await api()).state()!.transcript.find((e): e is ToolEntry => e.kind === 'tool' && e.id === id);
+
+describe('terminals (issue 9)', function () {
+  this.timeout(40_000);
+  let ws: string;
+  let outside: string;
+
+  before(function () {
+    if (process.platform === 'win32') this.skip(); // process groups, `sh`, the link
+    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-term-outside-'));
+    fs.symlinkSync(outside, path.join(ws, 'term-link-out'));
+  });
+
+  afterEach(resetReins);
+
+  after(() => {
+    if (!ws) return;
+    fs.rmSync(path.join(ws, 'term-link-out'), { force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  // Sabotage (TerminalHost.workingDirectory taking the cwd as given, without the real-path
+  // check), this test printed, in code-server:
+  //   AssertionError [ERR_ASSERTION]: cwd outside
+  //   + 'served: {"terminalId":"term-3"}'
+  //   - 'outside-workspace'
+  it('output (truncated at a character boundary), exit status, kill, release; refuses outside cwds, unknown ids, other sessions', async () => {
+    const agent = await addAgent({
+      prompts: [
+        {
+          steps: [
+            { tool: { id: 'build', title: 'Build', kind: 'execute' } },
+            term({ command: "printf 'héllo wörld €€€\\n'; printf 'done\\n'", outputByteLimit: 13 }, 't1', 'build'),
+            { terminal: { waitForExit: 't1' } },
+            { terminal: { output: 't1' } },
+            term({ command: 'sleep', args: ['45.1'] }, 't2'),
+            { terminal: { kill: 't2' } },
+            { terminal: { output: 't2' } },
+            { terminal: { release: 't2' } },
+            { terminal: { output: 't2' } },
+            { terminal: { output: 'term-never-given' } },
+            { terminal: { output: 't1', sessionId: 'sess-elsewhere' } },
+            term({ command: 'touch planted', cwd: outside }, 'out1'),
+            term({ command: 'touch planted', cwd: '${cwd}/term-link-out' }, 'out2'),
+            { terminal: { release: 't1' } },
+            { text: 'done' },
+          ],
+        },
+      ],
+    });
+    await useAgent(agent);
+    assert.deepEqual(await send('build it'), { status: 'completed', stopReason: 'end_turn' });
+
+    const replies = events(agent.entries(), 'call-answered').map((e) => e.reply as Reply);
+    const said = (i: number) => replies[i].error?.data?.reason ?? `served: ${JSON.stringify(replies[i].result)}`;
+    assert.equal(replies.length, 13);
+    assert.match(String(replies[0].result?.terminalId), /^term-\d+$/);
+    assert.deepEqual(replies[1].result, { exitCode: 0, signal: null });
+    // The last 13 bytes would start inside a "€": the 12 after it are kept.
+    assert.deepEqual(replies[2].result, { output: '€€\ndone\n', truncated: true, exitStatus: { exitCode: 0, signal: null } });
+    assert.deepEqual(replies[4].result, {}, 'kill');
+    assert.deepEqual(replies[5].result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
+    assert.deepEqual(replies[6].result, {}, 'release');
+    assert.equal(said(7), 'unknown-terminal');
+    assert.match(replies[7].error!.message, /was released by the agent/);
+    assert.equal(said(8), 'unknown-terminal');
+    assert.equal(replies[8].error?.code, -32002);
+    assert.equal(said(9), 'wrong-session');
+    assert.equal(said(10), 'outside-workspace', 'cwd outside');
+    assert.equal(replies[10].error?.code, -32602);
+    assert.match(replies[10].error!.message, /terminal\/create refused: cwd is outside the workspace folder/);
+    assert.equal(said(11), 'outside-workspace', 'cwd through a link out');
+    assert.equal(fs.existsSync(path.join(outside, 'planted')), false, 'nothing ran outside');
+    assert.deepEqual(await sleeping('sleep 45.1'), []);
+
+    // The card keeps showing the output after the release, as the spec asks.
+    const build = await card('build');
+    assert.deepEqual(build?.terminal, { text: '€€\ndone\n', truncated: true, exited: 'exit code 0' });
+  });
+
+  // Sabotage (AgentRuntime's `turnTerminals` port left out), this test printed, in code-server:
+  //   AssertionError [ERR_ASSERTION]: the stopped turn's terminal is its leftover: []
+  it("shows live output in the tool call's card while it runs; a stopped turn's terminal is its leftover", async () => {
+    await setting('leftoverProcesses', 'end');
+    const agent = await addAgent({
+      prompts: [{ steps: [{ tool: { id: 'serve', title: 'Serve', kind: 'execute' } }, term({ command: "printf 'listening\\n'; sleep 46.1" }, 't1', 'serve'), { hang: true }] }],
+    });
+    await useAgent(agent);
+    const turn = send('serve');
+    await waitUntil('the live output in the card', async () => (await card('serve'))?.terminal?.text === 'listening\n');
+    assert.equal((await card('serve'))?.terminal?.exited, undefined, 'still running');
+    const result = await stop();
+    assert.equal(result.outcome, 'aborted');
+    assert.ok(result.leftovers.some((p) => p.command === 'sleep 46.1'), `the stopped turn's terminal is its leftover: ${JSON.stringify(result.leftovers)}`);
+    await turn;
+    await waitUntil('the terminal to end', async () => (await sleeping('sleep 46.1')).length === 0);
+    await waitUntil('the card to say how it ended', async () => /killed by SIG/.test((await card('serve'))?.terminal?.exited ?? ''));
+  });
+
+  // Sabotage (the `endAll('new session')` line in AgentRuntime.newSession removed), this test
+  // printed, in code-server:
+  //   AssertionError [ERR_ASSERTION]: still running after New Session: ["sleep 47.1"]
+  it('nothing is left running after New Session', async () => {
+    const agent = await addAgent({ prompts: [{ steps: [term({ command: 'sleep 47.1' }, 't1'), { text: 'started' }] }] });
+    await useAgent(agent);
+    assert.equal((await send('start a server')).status, 'completed');
+    assert.deepEqual(await sleeping('sleep 47.1'), ['sleep 47.1'], 'it outlives its turn');
+    assert.equal(await vscode.commands.executeCommand<boolean>('reins.newSession'), true);
+    const left = await sleeping('sleep 47.1');
+    assert.deepEqual(left, [], `still running after New Session: ${JSON.stringify(left)}`);
+    await waitUntil('the log line', async () => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 47\.1`/.test(await logText()));
+  });
+
+  // Sabotage (the terminals' endAll in AgentRuntime.forceStop and onConnectionClosed removed;
+  // either alone suffices), this test printed, in code-server:
+  //   Error: timed out after 10000 ms waiting for nothing left after Force Stop
+  it('nothing is left running after Force Stop', async () => {
+    const agent = await addAgent({ prompts: [{ steps: [term({ command: 'sleep 48.1' }, 't1'), { hang: true }] }] });
+    await useAgent(agent);
+    const turn = send('hang with a terminal');
+    await waitUntil('the terminal', async () => (await sleeping('sleep 48.1')).length > 0);
+    await vscode.commands.executeCommand('reins.forceStop');
+    await turn;
+    await waitUntil('nothing left after Force Stop', async () => (await sleeping('sleep 48.1')).length === 0);
+  });
+});
