@@ -1,0 +1,135 @@
+// The presets, how reins.agents overrides them by name, whether each can start here (installed,
+// npx, missing), and what the picker says about each: pure functions, a fake PATH.
+import * as assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { availability, catalog, findAgent, mergeEntry } from '../../src/agents/catalog';
+import { CommandFinder } from '../../src/agents/findCommand';
+import { prepareLaunch } from '../../src/agents/launch';
+import { agentItem, availabilityText, pickerItems } from '../../src/agents/pickerItems';
+import { PRESETS, presetFor, presetNamed } from '../../src/agents/presets';
+import { MemoryLogger } from '../../src/util/logger';
+
+function binDir(names: string[]): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'reins-presets-'));
+  mkdirSync(path.join(dir, 'bin'));
+  for (const n of names) {
+    writeFileSync(path.join(dir, 'bin', n), '#!/bin/sh\nexit 0\n');
+    chmodSync(path.join(dir, 'bin', n), 0o755);
+  }
+  return path.join(dir, 'bin');
+}
+
+/** A finder that sees only `dir`, and whose login shell does not exist (so it finds nothing). */
+function finderOn(dir: string): CommandFinder {
+  return new CommandFinder({ env: () => ({ PATH: dir, SHELL: '/nonexistent/shell' }), timeoutMs: 2000 });
+}
+
+describe('agent presets', () => {
+  it('has the seven agents of issue 9, each with its command, install hint and homepage', () => {
+    assert.deepEqual(
+      PRESETS.map((p) => [p.name, [p.command, ...p.args].join(' ')]),
+      [
+        ['goose', 'goose acp'],
+        ['opencode', 'opencode acp'],
+        ['claude', 'claude-agent-acp'],
+        ['codex', 'codex-acp'],
+        ['gemini', 'gemini --acp'],
+        ['qwen', 'qwen --acp'],
+        ['pi', 'pi-acp'],
+      ],
+    );
+    for (const p of PRESETS) {
+      assert.ok(p.install.length > 0 && /^https:\/\//.test(p.homepage), p.name);
+      // An npx line must not let npx ask on the agent's stdin (the ACP stream).
+      if (p.npx) assert.equal(p.npx[0], '-y', p.name);
+    }
+    assert.deepEqual(
+      PRESETS.filter((p) => p.npmPackage).map((p) => p.npmPackage),
+      ['opencode-ai', '@zed-industries/claude-agent-acp', '@zed-industries/codex-acp', '@google/gemini-cli', '@qwen-code/qwen-code', 'pi-acp'],
+    );
+    assert.equal(presetNamed('goose')?.npx, undefined, 'goose is not on npm');
+    assert.deepEqual(presetNamed('goose')?.quirks, { busyErrorPattern: 'active run', idleSignalMetaPath: 'goose.activeRunId' });
+  });
+
+  it('finds the preset of a custom entry by its command', () => {
+    assert.equal(presetFor('mygemini', '/opt/bin/gemini')?.name, 'gemini');
+    assert.equal(presetFor('mine', '/opt/my-agent')?.name, undefined);
+    assert.equal(presetFor('claude')?.name, 'claude');
+  });
+
+  // Sabotage (mergeEntry returning the configured entry as is): "Expected values to be strictly
+  // deep-equal" — { command: '/opt/gemini' } without args [] (and the command-less entry lost
+  // the preset's program).
+  it('reins.agents overrides a preset by name: its command replaces the launch, without one it keeps the program', () => {
+    const gemini = presetNamed('gemini')!;
+    assert.deepEqual(mergeEntry(gemini, undefined), { command: 'gemini', args: ['--acp'] });
+    assert.deepEqual(mergeEntry(gemini, { command: '/opt/gemini' }), { command: '/opt/gemini', args: [] });
+    assert.deepEqual(mergeEntry(gemini, { env: { GEMINI_API_KEY: 'k' } }), { command: 'gemini', args: ['--acp'], env: { GEMINI_API_KEY: 'k' } });
+    assert.deepEqual(mergeEntry(presetNamed('goose'), { args: ['acp', '--with-builtin', 'developer'] })?.idleSignalMetaPath, 'goose.activeRunId');
+    assert.equal(mergeEntry(undefined, { args: ['x'] }), undefined, 'no command, nothing to inherit');
+  });
+
+  it('lists presets first, then configured agents that are not presets', () => {
+    const list = catalog({ mine: { command: '/opt/mine' }, claude: { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp@0.23.1'] } });
+    assert.deepEqual(list.map((a) => `${a.name}${a.configured ? '*' : ''}`), ['goose', 'opencode', 'claude*', 'codex', 'gemini', 'qwen', 'pi', 'mine*']);
+    assert.equal(findAgent({}, 'qwen')?.entry.command, 'qwen', 'a preset resolves with no settings');
+    assert.equal(findAgent({}, 'nope'), undefined);
+  });
+
+  // Sabotage (npxFallback ignoring whether the command was overridden): "a configured path that
+  // is not there: + 'npx' - 'missing'" — an overridden command must not turn into npx.
+  it('installed, runs through npx, or missing — npx only for a preset’s own command', async () => {
+    const dir = binDir(['goose', 'npx']);
+    const finder = finderOn(dir);
+    const agents = catalog({ mygem: { command: '/nonexistent/gemini' }, gemini2: { command: 'gemini-not-here' } });
+    const av = await availability(agents, finder);
+    assert.equal(av.get('goose')?.kind, 'installed');
+    assert.equal(av.get('claude')?.kind, 'npx');
+    assert.equal(av.get('gemini')?.kind, 'npx');
+    assert.equal(av.get('mygem')?.kind, 'missing', 'a configured path that is not there');
+    assert.equal(av.get('gemini2')?.kind, 'missing');
+    const noNpx = await availability(catalog({}), finderOn(binDir([])));
+    assert.equal(noNpx.get('claude')?.kind, 'missing');
+  });
+
+  it('the picker says where an agent is, that npx runs it, or how to install it', async () => {
+    const dir = binDir(['goose', 'npx']);
+    const agents = catalog({});
+    const av = await availability(agents, finderOn(dir));
+    const goose = agentItem(agents[0], av.get('goose'), 'goose');
+    assert.equal(goose.current, true);
+    assert.match(goose.description, /^goose · installed: .*\/goose$/);
+    const claude = agentItem(agents.find((a) => a.name === 'claude')!, av.get('claude'), 'goose');
+    assert.match(claude.description, /runs through npx \(npm @zed-industries\/claude-agent-acp\), downloaded on first use/);
+    assert.equal(claude.install, undefined, 'runnable: no install step needed');
+    const none = await availability(agents, finderOn(binDir([])));
+    const qwen = agentItem(agents.find((a) => a.name === 'qwen')!, none.get('qwen'), 'goose');
+    assert.equal(qwen.install, 'npm install -g @qwen-code/qwen-code');
+    assert.equal(qwen.detail, 'Install: npm install -g @qwen-code/qwen-code');
+    assert.match(availabilityText({ kind: 'installed', found: { path: '/x/bin/gemini', via: 'login-shell', shell: '/bin/zsh' } }), /found through your login shell/);
+    const items = pickerItems(agents, none, 'demo', undefined);
+    assert.deepEqual(
+      items.filter((i) => i.kind === 'separator').map((i) => i.label),
+      ['Presets'],
+    );
+    assert.ok(items.some((i) => i.kind === 'agent' && i.name === 'demo' && i.current));
+  });
+
+  it('prepares a launch: PATH as is, npx with the preset package first, missing with the install hint', async () => {
+    const dir = binDir(['npx']);
+    const log = new MemoryLogger();
+    const gemini = findAgent({}, 'gemini')!;
+    const viaNpx = await prepareLaunch(gemini, '/work', { GEMINI_API_KEY: 'secret-value' }, finderOn(dir), log);
+    assert.ok(viaNpx.ok);
+    assert.equal(viaNpx.launch.command, path.join(dir, 'npx'));
+    assert.deepEqual(viaNpx.launch.args, ['-y', '@google/gemini-cli', '--acp']);
+    assert.deepEqual(viaNpx.launch.env, { GEMINI_API_KEY: 'secret-value' });
+    assert.ok(!log.lines.join('\n').includes('secret-value'), 'values are never logged');
+    const goose = await prepareLaunch(findAgent({}, 'goose')!, '/work', {}, finderOn(dir), log);
+    assert.ok(!goose.ok);
+    assert.equal(goose.preset?.install, presetNamed('goose')!.install);
+    assert.match(goose.message, /`goose` was not found on the extension host's PATH/);
+  });
+});
