@@ -3,7 +3,7 @@
 // so that the API is read in one place.
 import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './session/outOfStep';
-import type { TranscriptEntry } from './shared/messages';
+import type { SessionView, TranscriptEntry } from './shared/messages';
 import type { StopReport } from './session/stopReport';
 import type { Evidence, TurnResult } from './session/turnMachine';
 
@@ -15,6 +15,11 @@ export type SendResult =
   | { status: 'stopped'; outcome: string; cause: string }
   | { status: 'not-sent'; reason: string }
   | { status: 'failed'; error: string };
+
+/** `reins.sendPrompt`'s first argument, besides a plain string: file URIs attached (acp/promptContent.ts). */
+export type { PromptInput } from './acp/promptContent';
+/** What `reins.setConfigOption(configId, value)` resolves with (session/sessionControls.ts). */
+export type { SetConfigResult } from './session/sessionControls';
 
 /** What `reins.stop` resolves with. */
 export interface StopResult {
@@ -97,4 +102,6 @@ export interface ReinsState {
   lastStop: StopReport | undefined;
   lastRestoredInput: string | undefined;
   sent: { prompts: number; cancels: number };
+  /** The session's mode, model, slash commands, title and usage. */
+  session?: SessionView;
 }

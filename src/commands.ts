@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import { pickAgent } from './agents/picker';
 import type { SendOptions, SendResult, StopResult } from './api';
+import { parsePromptArgument } from './acp/promptContent';
+import { registerConfigCommands } from './configCommands';
 import type { Reins } from './reins';
 
 /** The workspace folder a command argument names, if any. */
@@ -23,7 +25,10 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
     vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown, options?: SendOptions): Promise<SendResult> => {
       const s = reins.session(folderOf(options?.folder));
       if (!s) return { status: 'not-sent', reason: 'no workspace folder is open' };
-      let prompt = typeof text === 'string' ? text : undefined;
+      // A string, or { text, files? }: file URIs attached as the agent's promptCapabilities allow.
+      const input = parsePromptArgument(text);
+      if (input && 'error' in input) return { status: 'not-sent', reason: input.error };
+      let prompt = input?.text;
       if (prompt === undefined) {
         prompt = await vscode.window.showInputBox({ title: `Reins: prompt ${s.agentName}`, prompt: `Sent to ${s.agentName} in ${s.folder.name}`, ignoreFocusOut: true });
         if (!prompt) return { status: 'not-sent', reason: 'cancelled' };
@@ -31,7 +36,7 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
       if (!reins.hasPanel(s)) reins.openPanel(s.folder);
       // While a turn runs: ask (default), stop it and send ("send now"), or keep the text.
       const whenBusy = options?.whenBusy === 'stopAndSend' || options?.whenBusy === 'keep' ? options.whenBusy : 'ask';
-      return s.send(prompt, whenBusy);
+      return s.send(prompt, whenBusy, input?.files);
     }),
     vscode.commands.registerCommand('reins.stop', async (): Promise<StopResult> => {
       const s = reins.activeSession();
@@ -65,6 +70,8 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
       return s.replaceAgent(undefined, 'restart');
     }),
     vscode.commands.registerCommand('reins.showLog', () => reins.log.show()),
+    // Modes, models and the other session options: reins.setConfigOption and its pickers.
+    ...registerConfigCommands(reins),
   ];
 }
 
@@ -85,4 +92,8 @@ export function updateContextKeys(reins: Reins): void {
   set('reins.stopUnverified', status?.turn === 'unverified');
   set('reins.agentRunning', phase === 'ready' || phase === 'starting');
   set('reins.hasSession', s !== undefined);
+  const config = s?.runtime?.sessionConfig;
+  set('reins.hasModes', config?.hasModes === true);
+  set('reins.hasModels', config?.hasModels === true);
+  set('reins.hasConfigOptions', config?.hasOptions === true);
 }

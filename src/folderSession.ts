@@ -8,6 +8,7 @@ import { fileLimits } from './config';
 import { DEMO_AGENT, maxLineBytes, resolveAgent, runtimeSettings, traceLevel, type ResolvedAgent } from './config';
 import { AgentRuntime, StartError, type StopReport } from './session/agentRuntime';
 import type { FolderGate } from './session/folderGate';
+import { mcpServersSetting, watchMcpSkips } from './mcp';
 import { deriveStatus } from './session/panelStatus';
 import { outOfStepRecovery, type OutOfStepRecovery } from './session/outOfStep';
 import { makeQuirks } from './session/quirks';
@@ -86,7 +87,7 @@ export class FolderSession implements vscode.Disposable {
   status(): PanelStatus {
     const rt = this.runtimeValue;
     const turn = rt?.turn ?? { phase: 'idle' as const };
-    return deriveStatus({
+    const status = deriveStatus({
       agentName: this.agentName,
       demo: this.agent?.demo ?? true,
       folderName: this.folder.name,
@@ -96,6 +97,8 @@ export class FolderSession implements vscode.Disposable {
       gate: this.gate.check(this.gatePath, rt),
       now: Date.now(),
     });
+    // What the agent said about its session: mode, model, slash commands, title, usage.
+    return { ...status, session: rt?.sessionConfig?.view() };
   }
 
   /** Text waiting to go back into the input box when the panel next shows. */
@@ -107,7 +110,8 @@ export class FolderSession implements vscode.Disposable {
 
   // ---- prompts --------------------------------------------------------------------------
 
-  async send(text: string, whenBusy: WhenBusy): Promise<SendResult> {
+  /** `files`: file URIs attached to the prompt (sent as the agent's promptCapabilities allow). */
+  async send(text: string, whenBusy: WhenBusy, files?: string[]): Promise<SendResult> {
     if (!text.trim()) return { status: 'not-sent', reason: 'empty prompt' };
     if (!vscode.workspace.isTrusted) {
       this.giveBack(text, 'Reins starts agents only in trusted workspaces. Trust this folder to send prompts.');
@@ -150,7 +154,7 @@ export class FolderSession implements vscode.Disposable {
       this.giveBack(text);
       // Sign-in needed: the prompt never reached the agent; the reason names the methods.
       if (this.signIn.needed) return { status: 'not-sent', reason: this.signIn.needed };
-      return { status: 'failed', error: this.startProblem ?? `${this.agentName} could not be started` };
+      return { status: 'failed', error: this.startProblem ?? (this.runtimeValue?.startFailure ? `${this.agentName} could not start: ${this.runtimeValue.startFailure.split('\n')[0]}` : `${this.agentName} could not be started`) };
     }
     if (this.stopsRequested !== stopsBefore) {
       // Stopped while the agent was starting: the prompt was never sent, so nothing is
@@ -158,7 +162,7 @@ export class FolderSession implements vscode.Disposable {
       this.giveBack(text, 'Stopped before the prompt was sent.');
       return { status: 'not-sent', reason: 'stopped before it was sent' };
     }
-    const result = await rt.prompt(text);
+    const result = await rt.prompt(text, files);
     if (result.kind === 'failed' && result.code === AUTH_REQUIRED) {
       // onTurnEnded (which runs first) offered the methods; the result names them too.
       return { status: 'failed', error: `${this.signIn.needed ?? `${rt.name} needs you to sign in.`} (${result.error})` };
@@ -310,6 +314,7 @@ export class FolderSession implements vscode.Disposable {
       trace: traceLevel,
       maxLineBytes: maxLineBytes(),
       clientInfo: { name: 'reins', version: String(this.extension.extension.packageJSON.version ?? '0.0.0') },
+      mcpServers: () => mcpServersSetting(this.log),
     });
     this.runtimeValue = rt;
     this.wire(rt);
@@ -351,6 +356,8 @@ export class FolderSession implements vscode.Disposable {
     d.add(rt.onToolsCancelled(() => this.transcript.markToolsCancelled()));
     // fs/* size limits, and each file the agent writes listed in this turn's "Files written" entry.
     d.add(watchFileAccess(rt, this.transcript, fileLimits));
+    // MCP servers this agent cannot take (http or sse without the capability): said once.
+    d.add(watchMcpSkips(rt, this.transcript));
     d.add(
       rt.onPermission((p) => {
         this.transcript.upsert({
@@ -363,11 +370,11 @@ export class FolderSession implements vscode.Disposable {
       }),
     );
     d.add(
-      rt.onPermissionResolved(({ id, optionId, cancelled }) => {
+      rt.onPermissionResolved(({ id, optionId, cancelled, withdrawn }) => {
         const entry = this.transcript.get(id);
         if (entry?.kind !== 'permission') return;
         const chosen = entry.options.find((o) => o.optionId === optionId)?.name;
-        this.transcript.upsert({ ...entry, resolved: cancelled ? 'cancelled' : (chosen ?? optionId) });
+        this.transcript.upsert({ ...entry, resolved: withdrawn ? 'withdrawn by the agent' : cancelled ? 'cancelled' : (chosen ?? optionId) });
       }),
     );
     d.add(rt.onTurnEnded(({ text, result }) => (result.kind === 'completed' && result.outOfStep ? this.onOutOfStep(rt, text) : this.onTurnEnded(text, result))));

@@ -112,6 +112,11 @@ export class Reins implements vscode.Disposable {
         return void vscode.commands.executeCommand('reins.selectAgent');
       case 'restartAgent':
         return void vscode.commands.executeCommand('reins.restartAgent');
+      // The panel header's mode and model: the pickers, for this panel's folder.
+      case 'setMode':
+        return void vscode.commands.executeCommand('reins.setMode', session.folder.uri);
+      case 'selectModel':
+        return void vscode.commands.executeCommand('reins.selectModel', session.folder.uri);
       case 'signIn':
         return void session.signIn.choose();
       case 'openSettings':

@@ -5,6 +5,7 @@
 import type { PanelStatus, WebviewToHost } from '../../src/shared/messages';
 import { el } from './dom';
 import { icon } from './icons';
+import { attachSlashCompletion } from './slashCompletion';
 import { composerState, mergeRestoredInput } from './statusModel';
 import { loadState, saveState } from './vscodeApi';
 
@@ -48,7 +49,10 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
   const actions = el('div', 'composer-actions');
   actions.append(stop, send);
   box.append(input, actions);
-  root.append(box);
+  // The agent's slash commands, listed above the box while a command name is typed. Made
+  // before the Enter handler below: its own handler goes first (slashCompletion.ts).
+  const completion = attachSlashCompletion(input);
+  root.append(completion.el, box);
 
   const autoGrow = (): void => {
     // Measure from scratch: scrollHeight never shrinks while the old height is set.
@@ -125,6 +129,7 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
       send.title = state.sendTitle;
       stop.hidden = !next.canStop;
       stop.disabled = !next.canStop;
+      completion.setCommands(next.session?.commands ?? []);
       refresh();
     },
     restore(text) {

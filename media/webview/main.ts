@@ -5,6 +5,7 @@ import { createComposer } from './composer';
 import { el } from './dom';
 import { createEmptyState } from './emptyState';
 import { createHeader } from './header';
+import { createSessionBar } from './sessionBar';
 import { createAutoScroll } from './scroll';
 import { Transcript } from './transcript';
 import { post } from './vscodeApi';
@@ -14,6 +15,9 @@ function start(): void {
   app.id = 'app';
 
   const header = createHeader();
+  // The session's mode, model and usage, under the header's status line (clicks open the pickers).
+  const sessionBar = createSessionBar(post);
+  header.el.append(sessionBar.el);
 
   // The scroller wraps #transcript so that the log holds only entries; the empty state,
   // the working indicator and the jump button live beside it.
@@ -49,6 +53,7 @@ function start(): void {
   function applyStatus(next: PanelStatus): void {
     status = next;
     header.update(next);
+    sessionBar.update(next.session);
     composer.update(next);
     empty.update(next);
     empty.el.hidden = transcript.size > 0;

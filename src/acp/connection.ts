@@ -17,6 +17,10 @@ import type {
   RequestPermissionRequest,
   RequestPermissionResponse,
   SessionNotification,
+  SetSessionConfigOptionRequest,
+  SetSessionConfigOptionResponse,
+  SetSessionModeRequest,
+  SetSessionModeResponse,
   WriteTextFileRequest,
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
@@ -24,11 +28,13 @@ import {
   createMessageConnection,
   ErrorCodes,
   ResponseError,
+  type CancellationToken,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import type { Logger } from '../util/logger';
 import { Deferred } from '../util/deferred';
 import { describeExit, type AgentProcess, type ExitInfo } from './agentProcess';
+import { cancellable, withAcpCancellation } from './cancelRequest';
 import type { TerminalMethods } from './clientMethods/terminals';
 import { LineTooLargeError, NdjsonMessageReader, NdjsonMessageWriter } from './framing';
 import { ProtocolTracer, type TraceLevel } from './trace';
@@ -59,7 +65,8 @@ export class TimeoutError extends Error {
 /** What the agent may ask of the client. Unset optional handlers answer -32601. */
 export interface ClientHandlers {
   sessionUpdate(params: SessionNotification): void;
-  requestPermission(params: RequestPermissionRequest): Promise<RequestPermissionResponse>;
+  /** `signal` fires when the agent withdraws the request ($/cancel_request); it is then answered -32800. */
+  requestPermission(params: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse>;
   readTextFile?(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile?(params: WriteTextFileRequest): Promise<WriteTextFileResponse>;
   /** terminal/* by method name (clientMethods/terminals.ts checks the rest of their params). */
@@ -97,7 +104,9 @@ export class AcpConnection {
     );
     const writer = new NdjsonMessageWriter(agent.stdin, { onMessage: (m, bytes) => tracer.outgoing(m, bytes) });
 
-    this.rpc = createMessageConnection(reader, writer, {
+    // ACP's `$/cancel_request` reaches vscode-jsonrpc as the `$/cancelRequest` it knows (cancelRequest.ts).
+    const withdrawn = (id: unknown) => log.info(`the agent withdrew its request ${JSON.stringify(id)} ($/cancel_request)`);
+    this.rpc = createMessageConnection(withAcpCancellation(reader, withdrawn), writer, {
       error: (m) => log.warn(`[jsonrpc] ${m}`),
       warn: (m) => log.warn(`[jsonrpc] ${m}`),
       info: (m) => log.info(`[jsonrpc] ${m}`),
@@ -112,10 +121,10 @@ export class AcpConnection {
     writer.onError(([error]) => this.close('write-failed', `writing to the agent failed: ${error.message}`));
     void agent.exited.then(() => this.close('process-exited', 'the agent process exited'));
 
-    this.rpc.onRequest('session/request_permission', (params: RequestPermissionRequest) => {
+    this.rpc.onRequest('session/request_permission', (params: RequestPermissionRequest, token: CancellationToken) => {
       requireSession(params, 'session/request_permission');
       if (!Array.isArray(params.options)) throw invalid('session/request_permission needs options');
-      return handlers.requestPermission(params);
+      return cancellable(token, (signal) => handlers.requestPermission(params, signal));
     });
     if (handlers.readTextFile) {
       const read = handlers.readTextFile.bind(handlers);
@@ -164,6 +173,15 @@ export class AcpConnection {
 
   newSession(params: NewSessionRequest, timeoutMs: number): Promise<NewSessionResponse> {
     return this.request<NewSessionResponse>('session/new', params, timeoutMs);
+  }
+
+  /** The answer is the complete set of options again (session-config-options.mdx). */
+  setConfigOption(params: SetSessionConfigOptionRequest, timeoutMs: number): Promise<SetSessionConfigOptionResponse> {
+    return this.request<SetSessionConfigOptionResponse>('session/set_config_option', params, timeoutMs);
+  }
+
+  setMode(params: SetSessionModeRequest, timeoutMs: number): Promise<SetSessionModeResponse> {
+    return this.request<SetSessionModeResponse>('session/set_mode', params, timeoutMs);
   }
 
   /** Only after the user chose the method (auth/signIn.ts); an OAuth flow may take minutes. */

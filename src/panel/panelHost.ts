@@ -150,7 +150,9 @@ export class PanelHost implements vscode.Disposable {
 
 function panelTitle(session: FolderSession): string {
   const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-  return `Reins: ${session.agentName}${multi ? ` — ${session.folder.name}` : ''}`;
+  // The session's title, once the agent gave one (session_info_update).
+  const title = session.runtime?.sessionConfig?.sessionTitle;
+  return `Reins: ${session.agentName}${multi ? ` — ${session.folder.name}` : ''}${title ? `: ${title}` : ''}`;
 }
 
 function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {

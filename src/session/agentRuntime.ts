@@ -4,14 +4,15 @@
 //
 // Every way a turn ends early comes through `stop(cause)` (the controller's); nothing kills
 // the agent except `forceStop`, `shutdown`, `dispose` and a dead connection.
-import { PROTOCOL_VERSION } from '../acp/protocol';
-import type { InitializeResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import { PROTOCOL_VERSION, ProtocolVersionError } from '../acp/protocol';
+import type { InitializeResponse, McpServer, SessionNotification } from '@agentclientprotocol/sdk';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentProcess, describeExit, type AgentLaunch, type ExitInfo } from '../acp/agentProcess';
 import { AcpConnection, AgentExitedError, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess, type FileAccess } from '../acp/clientMethods/fs';
 import { TerminalHost } from '../acp/clientMethods/terminals';
 import { descendantsNow, type ProcessInfo } from '../acp/processTree';
+import { promptBlocks } from '../acp/promptContent';
 import type { TraceLevel } from '../acp/trace';
 import { DisposableStore } from '../util/disposable';
 import { Emitter } from '../util/emitter';
@@ -19,6 +20,8 @@ import type { Logger } from '../util/logger';
 import type { PendingPermission } from './permissions';
 import { makeQuirks, type Quirks } from './quirks';
 import type { ExitCleanup, StopReport } from './stopReport';
+import type { SessionConfig, SetValue } from './sessionConfig';
+import { SessionControls, type SetConfigResult } from './sessionControls';
 import { TurnController, type TurnSettings } from './turnController';
 import type { StopCause, TurnResult } from './turnMachine';
 
@@ -48,6 +51,8 @@ export interface RuntimeOptions {
   trace?: () => TraceLevel;
   files?: FileAccess;
   clientInfo?: { name: string; version: string };
+  /** The validated `reins.mcpServers`, read at each session/new (http and sse only where the agent advertises them). */
+  mcpServers?: () => McpServer[];
   /** Longest line accepted from the agent (default 64 MiB). */
   maxLineBytes?: number;
 }
@@ -80,6 +85,10 @@ export class AgentRuntime {
   private initResult: InitializeResponse | undefined;
   private readonly settings: () => RuntimeSettings;
   private readonly turns: TurnController;
+  /** Modes, config options, commands, title, usage; the session's MCP servers and early updates. */
+  private readonly controls: SessionControls;
+  /** Why the last start failed, for `sendPrompt`'s answer (a version mismatch names both versions). */
+  private startFailureValue: string | undefined;
   /** Set when Reins itself ends the agent (force stop, shutdown, dispose): that exit is no failure. */
   private endRequested = false;
   private disposed = false;
@@ -122,6 +131,15 @@ export class AgentRuntime {
       new TerminalHost({ root: options.launch.cwd, log: options.log, sessionId: () => this.sessionIdValue, turn: () => this.turns.turn }),
     );
     this.turns.onDidChange(() => this._onDidChangeState.fire());
+    this.controls = new SessionControls({
+      name: options.name,
+      log: options.log,
+      link: () => ({ conn: this.conn, sessionId: this.sessionIdValue }),
+      phase: () => this.phaseValue,
+      timeoutMs: () => settings().initializeTimeoutMs,
+      mcpServers: options.mcpServers,
+    });
+    this.controls.onDidChange(() => this._onDidChangeState.fire());
   }
 
   // The turn's side, as the controller has it.
@@ -188,10 +206,34 @@ export class AgentRuntime {
   get exit(): ExitInfo | undefined {
     return this.proc?.exit;
   }
+  /** The current session's modes, config options, slash commands, title and usage. */
+  get sessionConfig(): SessionConfig | undefined {
+    return this.controls.config;
+  }
+  /** MCP servers left out of a session because the agent does not advertise their transport. */
+  get onMcpSkipped() {
+    return this.controls.onMcpSkipped;
+  }
+  /** Why the last start failed, if it did. */
+  get startFailure(): string | undefined {
+    return this.startFailureValue;
+  }
 
-  /** Start a turn; resolves when it ends (never rejects). The caller checks the folder gate. */
-  prompt(text: string): Promise<TurnResult> {
-    return this.turns.prompt(text);
+  /**
+   * Start a turn; resolves when it ends (never rejects). The caller checks the folder gate.
+   * `files` (file URIs or absolute paths) go as links, embedded text or images, as far as the
+   * agent's promptCapabilities allow (acp/promptContent.ts); one that cannot be read: not sent.
+   */
+  async prompt(text: string, files?: string[]): Promise<TurnResult> {
+    if (!files?.length) return this.turns.prompt(text);
+    const { blocks, problems } = await promptBlocks({ text, files }, this.initResult?.agentCapabilities?.promptCapabilities);
+    if (problems.length > 0) return { kind: 'not-sent', why: problems.join('; ') };
+    return this.turns.prompt(text, blocks);
+  }
+
+  /** `configId` 'mode' / 'model' name the option of that category; 'mode' falls back to session/set_mode. */
+  setConfigOption(configId: string, value: SetValue): Promise<SetConfigResult> {
+    return this.controls.set(configId, value);
   }
 
   /** The one cancel-then-confirm routine's entry: every exit path calls this. */
@@ -228,7 +270,7 @@ export class AgentRuntime {
       proc,
       {
         sessionUpdate: (n) => this.onSessionUpdate(n),
-        requestPermission: (r) => this.turns.holdPermission(r),
+        requestPermission: (r, signal) => this.turns.holdPermission(r, signal),
         readTextFile: (p) => files.readTextFile(p),
         writeTextFile: (p) => files.writeTextFile(p),
         terminal: this.terminals.methods,
@@ -244,18 +286,20 @@ export class AgentRuntime {
       this.initResult = await conn.initialize(
         {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } },
+          clientCapabilities: { session: { configOptions: { boolean: {} } }, fs: { readTextFile: true, writeTextFile: true }, terminal: true, auth: { terminal: true } },
           clientInfo: this.options.clientInfo ?? { name: 'reins', version: '0.0.0' },
         },
         timeout,
       );
-      if (this.initResult.protocolVersion !== PROTOCOL_VERSION) {
-        log.warn(`agent speaks ACP version ${this.initResult.protocolVersion}; Reins speaks ${PROTOCOL_VERSION}`);
-      }
+      // A version Reins does not speak: close the connection and say so (the catch below).
+      if (this.initResult.protocolVersion !== PROTOCOL_VERSION) throw new ProtocolVersionError(this.initResult.protocolVersion);
       // Sign-in the user chose for an `agent` method: between initialize and session/new.
       if (options.authenticate) await conn.authenticate({ methodId: options.authenticate }, AUTHENTICATE_TIMEOUT_MS);
-      const session = await conn.newSession({ cwd: launch.cwd, mcpServers: [] }, timeout);
-      this.sessionIdValue = session.sessionId;
+      const session = await this.controls.open(
+        () => conn.newSession(this.controls.newSessionParams(launch.cwd, this.initResult), timeout),
+        (answer) => (this.sessionIdValue = answer.sessionId),
+        (n) => this.deliver(n),
+      );
       // Its own helpers (codex-acp's native binary, gemini's relaunched self, claude's Claude
       // Code process) start now.
       await this.turns.refreshBaseline();
@@ -263,6 +307,7 @@ export class AgentRuntime {
       this.setPhase('ready');
     } catch (error) {
       const message = describeStartFailure(launch, error, proc);
+      this.startFailureValue = message;
       log.error(`agent ${this.name} failed to start: ${message}`);
       this.setPhase('failed');
       await proc.end();
@@ -287,9 +332,14 @@ export class AgentRuntime {
     await this.turns.barrier();
     // The old session's terminals end with it (after the listing: the stopped turn's show there).
     await this.terminals.endAll('new session');
-    const session = await this.conn.newSession({ cwd: this.options.launch.cwd, mcpServers: [] }, this.settings().initializeTimeoutMs);
-    this.options.log.info(`agent ${this.name}: new session ${session.sessionId} replaces ${this.sessionIdValue}`);
-    this.sessionIdValue = session.sessionId;
+    const conn = this.conn;
+    const replaced = this.sessionIdValue;
+    const session = await this.controls.open(
+      () => conn.newSession(this.controls.newSessionParams(this.options.launch.cwd, this.initResult), this.settings().initializeTimeoutMs),
+      (answer) => (this.sessionIdValue = answer.sessionId),
+      (n) => this.deliver(n),
+    );
+    this.options.log.info(`agent ${this.name}: new session ${session.sessionId} replaces ${replaced}`);
     this._onDidChangeState.fire();
     await this.turns.sessionReplaced();
     return report;
@@ -310,6 +360,7 @@ export class AgentRuntime {
     this.disposed = true;
     this.endRequested = true;
     this.turns.dispose();
+    this.controls.dispose();
     this.owned.dispose();
     void this.proc?.end();
     this.conn?.dispose();
@@ -341,9 +392,17 @@ export class AgentRuntime {
 
   private onSessionUpdate(notification: SessionNotification): void {
     if (notification.sessionId !== this.sessionIdValue) {
+      // Sent before the answer to session/new named its session: kept, applied once it does.
+      if (this.controls.keepEarly(notification)) return;
       this.options.log.debug(`ignored an update for session ${notification.sessionId} (current ${this.sessionIdValue})`);
       return;
     }
+    this.deliver(notification);
+  }
+
+  /** An update for the current session: its config, the turn, then the listeners (transcript). */
+  private deliver(notification: SessionNotification): void {
+    this.controls.note(notification);
     this.turns.noteUpdate(notification);
     this._onUpdate.fire(notification);
   }

@@ -14,6 +14,8 @@ export interface PermissionResolved {
   id: string;
   optionId?: string;
   cancelled: boolean;
+  /** The agent withdrew the request itself (`$/cancel_request`); it was answered -32800. */
+  withdrawn?: boolean;
 }
 
 export class Permissions {
@@ -33,14 +35,24 @@ export class Permissions {
     return [...this.pending.values()].map((p) => p.pending);
   }
 
-  /** Hold a request for `turnId` until it is answered or cancelled. */
-  hold(turnId: number, request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+  /** Hold a request for `turnId` until it is answered, cancelled, or withdrawn (`signal`). */
+  hold(turnId: number, request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
     const id = `perm-${++this.seq}`;
     const pending: PendingPermission = { id, turnId, request };
     const answer = new Deferred<RequestPermissionResponse>();
     this.pending.set(id, { pending, answer });
     this._onRequest.fire(pending);
+    // The agent withdrew it ($/cancel_request): the connection has answered -32800; the card closes.
+    signal?.addEventListener('abort', () => this.withdraw(id), { once: true });
     return answer.promise;
+  }
+
+  private withdraw(id: string): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    entry.answer.resolve({ outcome: { outcome: 'cancelled' } });
+    this._onResolved.fire({ id, cancelled: true, withdrawn: true });
   }
 
   respond(id: string, optionId: string): boolean {

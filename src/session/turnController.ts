@@ -3,7 +3,7 @@
 // agent. Every way a turn ends early comes through `stop(cause)`, which feeds the machine's
 // single `stop` event; nothing else here sends session/cancel but the `sendCancel` effect.
 // What it needs of the agent (its connection, session, pid, phase) comes through `TurnPort`.
-import type { RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
+import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import { AgentExitedError, type AcpConnection } from '../acp/connection';
 import type { ProcessInfo } from '../acp/processTree';
@@ -57,6 +57,8 @@ const CONTENT_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', '
 export class TurnController {
   private machine: MachineState = initialState;
   private readonly turnTexts = new Map<number, string>();
+  /** A turn's prompt when it is more than its text (attached files, acp/promptContent.ts). */
+  private readonly turnBlocks = new Map<number, ContentBlock[]>();
   private readonly turnResults = new Map<number, Deferred<TurnResult>>();
   private turnToolIds = new Set<string>();
   /** Facts for spotting an answer that belongs to the turn before (see outOfStep.ts). */
@@ -139,7 +141,7 @@ export class TurnController {
    * After a stop, the prompt waits for that stop's process listing (a few ms of `ps`), so
    * that nothing the new turn starts can be taken for the stopped turn's leftovers.
    */
-  async prompt(text: string): Promise<TurnResult> {
+  async prompt(text: string, blocks?: ContentBlock[]): Promise<TurnResult> {
     await this.leftovers.barrier();
     if (!this.canPrompt) {
       return Promise.resolve({ kind: 'not-sent', why: this.port.phase() !== 'ready' ? `the agent is ${this.port.phase()}` : 'a turn is already running' });
@@ -147,6 +149,7 @@ export class TurnController {
     const turnId = this.machine.lastTurnId + 1;
     const result = new Deferred<TurnResult>();
     this.turnTexts.set(turnId, text);
+    if (blocks) this.turnBlocks.set(turnId, blocks);
     this.turnResults.set(turnId, result);
     this.leftovers.beginTurn(Date.now());
     this.turnToolIds = new Set();
@@ -252,7 +255,7 @@ export class TurnController {
       return;
     }
     this.sent.prompts++;
-    conn.prompt({ sessionId, prompt: [{ type: 'text', text }] }).then(
+    conn.prompt({ sessionId, prompt: this.turnBlocks.get(turnId) ?? [{ type: 'text', text }] }).then(
       (response) => {
         const stopReason = String(response?.stopReason ?? 'end_turn');
         const outOfStep = looksOutOfStep({
@@ -294,6 +297,7 @@ export class TurnController {
     this.turnBudgetTimer = undefined;
     const text = this.turnTexts.get(turnId) ?? '';
     this.turnTexts.delete(turnId);
+    this.turnBlocks.delete(turnId);
     const deferred = this.turnResults.get(turnId);
     this.turnResults.delete(turnId);
     // Permissions of a turn that ended can no longer be answered usefully.
@@ -384,7 +388,7 @@ export class TurnController {
   }
 
   /** A permission request: held for the running turn, refused otherwise. */
-  holdPermission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+  holdPermission(request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
     const turn = this.machine.turn;
     // Outside a running turn (or once it is stopping) nobody may approve anything.
     if (request.sessionId !== this.port.link().sessionId || turn.phase !== 'running') {
@@ -394,6 +398,6 @@ export class TurnController {
     // gemini shows a tool first inside its permission request: the command is there.
     const tool = request.toolCall;
     if (tool) this.leftovers.noteTool(tool.toolCallId, tool.title, tool.rawInput, Date.now());
-    return this.permissions.hold(turn.turnId, request);
+    return this.permissions.hold(turn.turnId, request, signal);
   }
 }

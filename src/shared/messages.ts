@@ -31,6 +31,28 @@ export interface PanelStatus {
   canSend: boolean;
   /** Stop button visible and enabled. */
   canStop: boolean;
+  /** The session's mode, model, slash commands, title and usage (once a session exists). */
+  session?: SessionView;
+}
+
+/** Context window and cost, as the agent's last `usage_update` said. */
+export interface SessionUsageView {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+/** What the agent said about the session (src/session/sessionConfig.ts builds it). */
+export interface SessionView {
+  /** From `session_info_update`. */
+  title?: string;
+  /** The current mode's name; `configId` is what `reins.setConfigOption` takes. */
+  mode?: { configId: string; name: string };
+  /** The current model's name (the config option of category `model`). */
+  model?: { configId: string; name: string };
+  /** From `available_commands_update`: slash-command completion in the composer. */
+  commands: { name: string; description: string; hint?: string }[];
+  usage?: SessionUsageView;
 }
 
 export type ToolStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
@@ -42,7 +64,7 @@ export interface PermissionOptionView {
 }
 
 /** An action button that a notice or card may carry; the host runs the matching command. */
-export type PanelAction = 'openLog' | 'checkAgain' | 'forceStop' | 'newSession' | 'selectAgent' | 'restartAgent' | 'endLeftovers'
+export type PanelAction = 'openLog' | 'checkAgain' | 'forceStop' | 'newSession' | 'selectAgent' | 'restartAgent' | 'endLeftovers' | 'setMode' | 'selectModel'
   // Sign-in (auth/signIn.ts) and a command found nowhere (agents/prepare.ts).
   | 'signIn' | 'openSettings' | 'installAgent' | 'copyInstall';
 

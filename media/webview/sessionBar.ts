@@ -1,0 +1,50 @@
+// The header's session line: the current mode and model (each a button that opens its picker
+// in the editor) and the context usage and cost. Hidden while the agent has said none of it.
+import type { SessionView, WebviewToHost } from '../../src/shared/messages';
+import { el } from './dom';
+import { usageText } from './sessionModel';
+
+export interface SessionBar {
+  readonly el: HTMLElement;
+  update(view: SessionView | undefined): void;
+}
+
+export function createSessionBar(post: (message: WebviewToHost) => void): SessionBar {
+  const root = el('div', 'session-bar');
+  root.hidden = true;
+
+  const chip = (id: string, label: string, action: 'setMode' | 'selectModel') => {
+    const b = el('button', 'session-chip');
+    b.id = id;
+    b.type = 'button';
+    b.hidden = true;
+    const name = el('span', 'session-chip-label', label);
+    const value = el('span', 'session-chip-value');
+    b.append(name, value);
+    b.addEventListener('click', () => post({ type: 'action', action }));
+    return { button: b, value };
+  };
+  const mode = chip('session-mode', 'Mode', 'setMode');
+  const model = chip('session-model', 'Model', 'selectModel');
+  const usage = el('span', 'session-usage');
+  usage.id = 'session-usage';
+  usage.hidden = true;
+  root.append(mode.button, model.button, el('span', 'spacer'), usage);
+
+  return {
+    el: root,
+    update(view) {
+      mode.button.hidden = !view?.mode;
+      mode.value.textContent = view?.mode?.name ?? '';
+      mode.button.title = view?.mode ? `Mode: ${view.mode.name} — click to change` : '';
+      model.button.hidden = !view?.model;
+      model.value.textContent = view?.model?.name ?? '';
+      model.button.title = view?.model ? `Model: ${view.model.name} — click to change` : '';
+      const text = usageText(view?.usage);
+      usage.hidden = !text;
+      usage.textContent = text ?? '';
+      usage.title = text ? 'Context used / context window, and the session cost, as the agent reported them' : '';
+      root.hidden = mode.button.hidden && model.button.hidden && usage.hidden;
+    },
+  };
+}

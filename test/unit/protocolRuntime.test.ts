@@ -1,0 +1,186 @@
+// The rest of the client surface, at the runtime against the scripted agent (a real child
+// process): session config options and modes, updates before session/new's answer, prompt
+// content per capability, MCP servers, the protocol version, `$/cancel_request`, unknown
+// update kinds. The same through the editor's commands: test/integration/protocol.test.ts.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { McpServer } from '@agentclientprotocol/sdk';
+import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/session/agentRuntime';
+import { MemoryLogger } from '../../src/util/logger';
+import { events, readRecord, received } from '../fixtures/scriptedAgent/records';
+
+const repo = path.resolve(__dirname, '../../..');
+const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
+const live: AgentRuntime[] = [];
+
+function make(scenario: object, mcpServers?: McpServer[]) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'reins-proto-'));
+  const record = path.join(dir, 'record.jsonl');
+  const log = new MemoryLogger();
+  const rt = new AgentRuntime({
+    name: 'scripted',
+    launch: { command: process.execPath, args: [agentJs, '--scenario-json', JSON.stringify(scenario), '--record', record], cwd: dir },
+    settings: () => ({ ...defaultRuntimeSettings, initializeTimeoutMs: 3000 }),
+    log,
+    mcpServers: mcpServers && (() => mcpServers),
+  });
+  live.push(rt);
+  return { rt, record, log, dir, entries: () => readRecord(record) };
+}
+
+const modelOption = {
+  id: 'model',
+  name: 'Model',
+  category: 'model',
+  type: 'select',
+  currentValue: 'm1',
+  options: [
+    { value: 'm1', name: 'Model 1' },
+    { value: 'm2', name: 'Model 2' },
+  ],
+};
+const modes = { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] };
+const quick = [{ steps: [{ text: 'ok' }] }];
+
+afterEach(async () => {
+  await Promise.all(live.splice(0).map((rt) => rt.shutdown('deactivate', 200)));
+});
+
+describe('protocol at the runtime: config, early updates, content, mcp, version, $/cancel_request', function () {
+  this.timeout(20_000);
+
+  it('keeps updates sent before the session/new answer and applies them once the session exists', async () => {
+    const { rt } = make({
+      session: {
+        configOptions: [modelOption],
+        before: [
+          { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'web', description: 'Search' }] },
+          { sessionUpdate: 'session_info_update', title: 'Early title' },
+          // The answer (written after this) says m1: the answer wins.
+          { sessionUpdate: 'config_option_update', configOptions: [{ ...modelOption, currentValue: 'm2' }] },
+        ],
+      },
+      prompts: quick,
+    });
+    await rt.start();
+    const view = rt.sessionConfig?.view();
+    // Sabotage (onSessionUpdate no longer calling keepEarly): "commands [] instead of [web]",
+    // "title undefined".
+    assert.deepEqual(view?.commands.map((c) => c.name), ['web']);
+    assert.equal(view?.title, 'Early title');
+    assert.equal(view?.model?.name, 'Model 1');
+  });
+
+  it('sets a config option (model), a mode through set_mode, and follows the agent’s own changes, also mid-turn', async () => {
+    const { rt, entries } = make({
+      session: { configOptions: [modelOption], modes },
+      prompts: [{ steps: [{ sleepMs: 400 }, { setConfig: { configId: 'model', value: 'm1' } }, { setMode: 'ask' }, { text: 'done' }] }],
+    });
+    await rt.start();
+    assert.deepEqual(await rt.setConfigOption('model', 'm2'), { status: 'ok', configId: 'model', value: 'm2', method: 'session/set_config_option' });
+    assert.equal(rt.sessionConfig?.view().model?.name, 'Model 2');
+    // No mode option: 'mode' means session/set_mode.
+    assert.deepEqual(await rt.setConfigOption('mode', 'code'), { status: 'ok', configId: 'mode', value: 'code', method: 'session/set_mode' });
+    assert.equal(rt.sessionConfig?.view().mode?.name, 'Code');
+    const refused = await rt.setConfigOption('model', 'm9');
+    assert.equal(refused.status, 'failed');
+    // The spec allows a change while the agent generates: it is sent mid-turn.
+    const turn = rt.prompt('go');
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal(rt.turn.phase, 'running');
+    assert.equal((await rt.setConfigOption('model', 'm2')).status, 'ok');
+    assert.equal((await turn).kind, 'completed');
+    // The agent's config_option_update and current_mode_update during the turn.
+    assert.equal(rt.sessionConfig?.view().model?.name, 'Model 1');
+    assert.equal(rt.sessionConfig?.view().mode?.name, 'Ask');
+    const sets = received(entries(), 'session/set_config_option').map((e) => e.msg.params);
+    assert.deepEqual(sets.map((p: { configId: string; value: string }) => `${p.configId}=${p.value}`), ['model=m2', 'model=m2']);
+    assert.deepEqual(received(entries(), 'session/set_mode').map((e) => e.msg.params.modeId), ['code']);
+  });
+
+  it('sends attached files as embedded resources or links, as promptCapabilities say', async () => {
+    const embed = make({ prompts: quick }); // the scripted agent offers embeddedContext
+    const file = path.join(embed.dir, 'a.txt');
+    writeFileSync(file, 'alpha');
+    await embed.rt.start();
+    assert.equal((await embed.rt.prompt('see', [pathToFileURL(file).href])).kind, 'completed');
+    assert.deepEqual(received(embed.entries(), 'session/prompt')[0].msg.params.prompt, [
+      { type: 'text', text: 'see' },
+      { type: 'resource', resource: { uri: pathToFileURL(file).href, text: 'alpha' } },
+    ]);
+    const link = make({ init: { capabilities: { promptCapabilities: {} } }, prompts: quick });
+    await link.rt.start();
+    await link.rt.prompt('see', [file]);
+    assert.equal(received(link.entries(), 'session/prompt')[0].msg.params.prompt[1].type, 'resource_link');
+    const missing = await link.rt.prompt('see', [path.join(link.dir, 'gone.txt')]);
+    assert.equal(missing.kind, 'not-sent');
+    assert.equal(received(link.entries(), 'session/prompt').length, 1, 'a prompt with a missing file is not sent');
+  });
+
+  it('passes MCP servers to session/new; http only when the agent advertises it', async () => {
+    const servers: McpServer[] = [
+      { name: 'local', command: '/bin/true', args: [], env: [] },
+      { type: 'http', name: 'api', url: 'https://example.com/mcp', headers: [] },
+    ];
+    const without = make({ prompts: quick }, servers);
+    const skipped: string[] = [];
+    without.rt.onMcpSkipped((s) => skipped.push(...s.map((x) => x.name)));
+    await without.rt.start();
+    assert.deepEqual(received(without.entries(), 'session/new')[0].msg.params.mcpServers, [servers[0]]);
+    assert.deepEqual(skipped, ['api']);
+    const withHttp = make({ init: { capabilities: { mcpCapabilities: { http: true } } }, prompts: quick }, servers);
+    await withHttp.rt.start();
+    assert.deepEqual(received(withHttp.entries(), 'session/new')[0].msg.params.mcpServers, servers);
+  });
+
+  it('refuses an agent that answers another protocol version: closed, and the message names both', async () => {
+    const { rt, entries } = make({ init: { protocolVersion: 2 }, prompts: quick });
+    // Sabotage (the version check back to a warning): "start resolved; no StartError".
+    await assert.rejects(rt.start(), (e: unknown) => e instanceof StartError && /version 2.*version 1/.test(e.message));
+    assert.equal(rt.phase, 'failed');
+    assert.match(rt.startFailure ?? '', /version 2.*version 1/);
+    assert.equal(received(entries(), 'session/new').length, 0, 'no session on a connection in the wrong version');
+    assert.ok(rt.exit, 'the agent process was ended');
+  });
+
+  it('answers a permission the agent withdraws ($/cancel_request) with -32800 and closes the card', async () => {
+    const { rt, entries } = make({
+      prompts: [{ steps: [{ permission: { toolCallId: 't1', title: 'Run it', withdrawAfterMs: 200 } }, { text: 'carried on' }] }],
+    });
+    await rt.start();
+    const resolved: { withdrawn?: boolean }[] = [];
+    let asked = 0;
+    rt.onPermission(() => asked++);
+    rt.onPermissionResolved((r) => resolved.push(r));
+    const result = await rt.prompt('go');
+    assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
+    assert.equal(asked, 1);
+    const answered = events(entries(), 'permission-answered')[0];
+    // Sabotage (the connection's permission handler without `cancellable`): the turn hung until
+    // the mocha timeout: "Timeout of 20000ms exceeded" — nothing answered the request.
+    assert.equal((answered.reply as { error?: { code: number } }).error?.code, -32800);
+    assert.deepEqual(resolved, [{ id: 'perm-1', cancelled: true, withdrawn: true }]);
+    assert.equal(rt.pendingPermissions.length, 0);
+  });
+
+  it('logs an unknown update kind once per kind', async () => {
+    const { rt, log } = make({ prompts: [{ steps: [{ update: { sessionUpdate: 'mystery_update', x: 1 } }, { update: { sessionUpdate: 'mystery_update', x: 2 } }, { text: 'ok' }] }] });
+    await rt.start();
+    await rt.prompt('go');
+    // Sabotage (note() not remembering the kind): "2 lines, want 1".
+    const lines = log.lines.filter((l) => l.includes('does not handle'));
+    assert.equal(lines.length, 1, `${lines.length} lines, want 1`);
+  });
+
+  it('sends clientInfo and the boolean config option capability in initialize', async () => {
+    const { rt, entries } = make({ prompts: quick });
+    await rt.start();
+    const params = received(entries(), 'initialize')[0].msg.params;
+    assert.equal(params.clientInfo.name, 'reins');
+    assert.equal(typeof params.clientInfo.version, 'string');
+    assert.deepEqual(params.clientCapabilities.session, { configOptions: { boolean: {} } });
+  });
+});
