@@ -98,7 +98,8 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel): 
       else runInstall(preset);
     });
     qp.onDidAccept(() => {
-      resolve(qp.selectedItems[0]?.source);
+      // Single selection: the highlighted row is the choice (selectedItems may not be synced yet).
+      resolve((qp.selectedItems[0] ?? qp.activeItems[0])?.source);
       qp.hide();
     });
     qp.onDidHide(() => resolve(undefined));

@@ -1,0 +1,205 @@
+// Agents ready to pick, in the real extension host (issue 9): a preset that is not installed
+// says how to install it; a preset found on PATH starts with no settings written; a command
+// that only the login shell knows is found and the log says where; the picker lists the
+// presets with what is installed and the ACP Registry (served from 127.0.0.1), and adds a
+// registry agent at its pinned version to the settings VS Code reads in this (remote) window;
+// offline it lists the presets and logs one line.
+import * as assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { events, readRecord } from '../fixtures/scriptedAgent/records';
+import { api, extensionPath, logText, resetReins, send, setting, waitUntil } from './support';
+import { shown, stubWindow, type Stubbed } from './uiStubs';
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'reins-it-agents-'));
+
+/** An executable `name` in `dir` that runs the scripted agent (whatever arguments it gets). */
+function fakeAgent(dir: string, name: string): string {
+  mkdirSync(dir, { recursive: true });
+  const record = path.join(scratch, `${name}.jsonl`);
+  const scenario = JSON.stringify({ prompts: [{ steps: [{ text: `${name} answers` }] }] });
+  const file = path.join(dir, name);
+  writeFileSync(file, `#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec "${process.execPath}" "${path.join(extensionPath(), 'dist', 'scripted-agent.js')}" --scenario-json '${scenario}' --record "${record}"\n`);
+  chmodSync(file, 0o755);
+  return record;
+}
+
+async function notices(): Promise<{ level: string; text: string; actions: string[] }[]> {
+  const t = (await api()).state()!.transcript;
+  return t.flatMap((e) => (e.kind === 'notice' ? [{ level: e.level, text: e.text, actions: (e.actions ?? []).map((a) => a.action) }] : []));
+}
+
+const select = (name?: string) => vscode.commands.executeCommand<boolean>('reins.selectAgent', name);
+const agentsSetting = () => vscode.workspace.getConfiguration('reins').inspect<Record<string, unknown>>('agents');
+
+function serveFixture(): Promise<{ server: Server; url: string }> {
+  const body = readFileSync(path.join(extensionPath(), 'test', 'fixtures', 'registry', 'registry.json'), 'utf8');
+  return new Promise((resolve) => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/registry/v1/latest/registry.json` }));
+  });
+}
+
+/** The picker Reins creates, captured as it is made (the real QuickPick, driven by commands). */
+function capturePicker(): { ui: Stubbed; picker: () => vscode.QuickPick<vscode.QuickPickItem> | undefined } {
+  let captured: vscode.QuickPick<vscode.QuickPickItem> | undefined;
+  const ui = stubWindow({
+    createQuickPick: (_args, original) => (captured = original() as vscode.QuickPick<vscode.QuickPickItem>),
+    showInformationMessage: () => Promise.resolve(undefined),
+    showErrorMessage: () => Promise.resolve(undefined),
+    showWarningMessage: () => Promise.resolve(undefined),
+  });
+  return { ui, picker: () => captured };
+}
+
+/** The Machine settings file of this code-server (a remote window reads reins.agents there). */
+function machineSettings(logUri: vscode.Uri): string | undefined {
+  for (let dir = logUri.fsPath; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'Machine', 'settings.json');
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+describe('agents ready to pick (issue 9)', function () {
+  this.timeout(60_000);
+  let ui: Stubbed | undefined;
+  const savedEnv = { PATH: process.env.PATH, SHELL: process.env.SHELL };
+  afterEach(async () => {
+    ui?.restore();
+    ui = undefined;
+    process.env.PATH = savedEnv.PATH;
+    process.env.SHELL = savedEnv.SHELL;
+    await setting('registryUrl', undefined);
+    await resetReins();
+  });
+
+  // Sabotage (startAgent without the `!prepared.ok` branch): "+ 'goose could not start: `goose`
+  // command not found: goose'" — no install hint, no Open Settings.
+  // (goose is not installed on these machines.)
+  it('a preset that is not installed says so, with its install command and Open Settings', async () => {
+    ui = stubWindow({ showErrorMessage: () => Promise.resolve(undefined) });
+    assert.equal(await select('goose'), false);
+    const n = (await notices()).find((x) => /^goose (is not installed|could not start)/.test(x.text));
+    assert.match(
+      n?.text ?? JSON.stringify(await notices()),
+      /^goose is not installed: `goose` was not found on the extension host's PATH or through your login shell \(.+\)\. Install it with `curl -fsSL https:\/\/github\.com\/block\/goose\/releases\/download\/stable\/download_cli\.sh \| bash` \(https:\/\/block\.github\.io\/goose\/\), or set its command in reins\.agents\.$/,
+    );
+    assert.deepEqual(n!.actions, ['openSettings', 'installAgent', 'copyInstall']);
+    assert.deepEqual(shown(ui, 'showErrorMessage', /goose is not installed/)[0].slice(1), ['Open Settings', 'Run Install in Terminal', 'Copy Install Command']);
+    const result = await send('hello');
+    assert.equal(result.status, 'failed');
+    assert.match((result as { error: string }).error, /^goose is not installed/);
+  });
+
+  // Sabotage (resolveAgent looking at reins.agents only): "could not select": qwen is no
+  // agent without an entry.
+  it('a preset found on PATH starts by name, with nothing written to reins.agents', async () => {
+    const bin = path.join(scratch, 'path-bin');
+    const record = fakeAgent(bin, 'qwen');
+    process.env.PATH = `${bin}${path.delimiter}${process.env.PATH}`;
+    const before = JSON.stringify(agentsSetting());
+    assert.equal(await select('qwen'), true, 'could not select');
+    const state = (await api()).state()!;
+    assert.equal(state.agent, 'qwen');
+    assert.equal(state.agentPhase, 'ready');
+    assert.equal(events(readRecord(record), 'started').length, 1);
+    assert.equal(JSON.stringify(agentsSetting()), before, 'no JSON written');
+    assert.deepEqual(await send('hi'), { status: 'completed', stopReason: 'end_turn' });
+  });
+
+  // Sabotage (CommandFinder.loginShell returning undefined): "+ false - true" for the select:
+  // `reins-it-nvm-agent` "was not found on the extension host's PATH".
+  it('a command only the login shell knows (nvm, Homebrew) is found through it, and the log says which path', async () => {
+    const loginBin = path.join(scratch, 'login-bin');
+    const name = `reins-it-nvm-agent-${process.pid}`;
+    fakeAgent(loginBin, name);
+    const shell = path.join(scratch, 'fake-login-shell');
+    // What a login shell does for nvm: its start-up files put another folder on PATH.
+    writeFileSync(shell, `#!/bin/sh\necho "motd: welcome"\nfor a; do s="$a"; done\nPATH="${loginBin}:$PATH" exec /bin/sh -c "$s"\n`);
+    chmodSync(shell, 0o755);
+    process.env.SHELL = shell;
+    const agents = { ...(vscode.workspace.getConfiguration('reins').get<Record<string, unknown>>('agents') ?? {}), 'nvm-installed': { command: name } };
+    await setting('agents', agents);
+    assert.equal(await select('nvm-installed'), true);
+    assert.equal((await api()).state()!.agentPhase, 'ready');
+    const line = `agent nvm-installed: \`${name}\` is not on the extension host's PATH; using ${path.join(loginBin, name)}, found through the login shell (${shell})`;
+    await waitUntil('the log line', async () => (await logText()).includes(line));
+  });
+
+  // Sabotage (writeAgentEntry writing the merged value): "the workspace's agent was copied into
+  // the user's settings". Sabotage (target Workspace): "+ undefined" for globalValue.hermes.
+  it('the picker lists presets with what is installed and the registry; a registry agent is added at its pinned version where VS Code reads it', async () => {
+    const { server, url } = await serveFixture();
+    const cap = capturePicker();
+    ui = cap.ui;
+    const config = () => vscode.workspace.getConfiguration('reins');
+    await config().update('agents', { 'ws-only': { command: '/bin/true' } }, vscode.ConfigurationTarget.Workspace);
+    try {
+      await setting('registryUrl', url);
+      const picking = select();
+      await waitUntil('the picker with the registry and what is installed', () => {
+        const qp = cap.picker();
+        return !!qp && !qp.busy && qp.items.some((i) => /Hermes/.test(i.label)) && !qp.items.some((i) => /checking…/.test(i.description ?? ''));
+      }, 20_000);
+      const qp = cap.picker()!;
+      const item = (label: string) => qp.items.find((i) => i.label === label || i.label.endsWith(` ${label}`));
+      assert.match(item('goose')?.description ?? '', /^goose · not installed$/);
+      assert.equal(item('goose')?.detail, 'Install: curl -fsSL https://github.com/block/goose/releases/download/stable/download_cli.sh | bash');
+      assert.equal(item('goose')?.buttons?.length, 2, 'copy it, or run it in a terminal');
+      assert.match(item('claude')?.description ?? '', /runs through npx \(npm @zed-industries\/claude-agent-acp\)|installed: /);
+      assert.equal(item('Codex')?.description, '1.4.0 · npx · ACP Registry');
+      assert.match(item('Zeta')?.detail ?? '', /binary only/);
+      assert.ok(!qp.items.some((i) => /Sneaky/.test(i.label)), 'entries that do not validate are left out');
+
+      // The extension host sends the highlight on a timer: accept once the workbench echoes it.
+      const highlighted = new Promise<void>((resolve) => qp.onDidChangeActive((a) => a[0]?.label === item('Hermes')!.label && resolve()));
+      qp.activeItems = [item('Hermes')!];
+      await highlighted;
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await picking; // uvx is not installed here: the switch fails after the entry is written
+      const written = { command: 'uvx', args: ['--from', 'hermes-agent[acp]==0.9.2', 'hermes-acp'] };
+      const inspected = agentsSetting()!;
+      assert.deepEqual(inspected.globalValue?.hermes, written, JSON.stringify({ notices: await notices(), agent: (await api()).state()?.agent }));
+      assert.equal(inspected.globalValue?.['ws-only'], undefined, "the workspace's agent was copied into the user's settings");
+      assert.deepEqual(config().get<Record<string, unknown>>('agents')?.hermes, written, 'VS Code reads it in this window');
+      const where = vscode.env.remoteName ? `Remote [${vscode.env.remoteName}] settings` : 'User settings';
+      assert.equal(shown(ui, 'showInformationMessage', /added Hermes/)[0]?.[0], `Reins: added Hermes 0.9.2 to reins.agents in the ${where}.`);
+      if (vscode.env.remoteName) {
+        // code-server is a remote window: machine-overridable settings live in Machine/settings.json.
+        const file = machineSettings((await api()).logUri);
+        assert.ok(file && readFileSync(file, 'utf8').includes('hermes-agent[acp]==0.9.2'), `Machine settings: ${file}`);
+      }
+    } finally {
+      server.close();
+      await config().update('agents', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  // Sabotage (loadRegistry showing an error message instead of the log line): "a notification
+  // was shown: [["Reins: ACP registry not reachable …"]]".
+  it('offline, the picker lists the presets and the log says why in one line', async () => {
+    const cap = capturePicker();
+    ui = cap.ui;
+    const url = `http://127.0.0.1:1/reins-offline-${Date.now()}.json`;
+    await setting('registryUrl', url);
+    const picking = select();
+    await waitUntil('the picker to finish loading', () => !!cap.picker() && !cap.picker()!.busy, 20_000);
+    const qp = cap.picker()!;
+    assert.ok(qp.items.some((i) => i.label.endsWith('gemini')) && qp.items.some((i) => i.label.endsWith('demo')));
+    assert.ok(!qp.items.some((i) => /ACP Registry/.test(i.description ?? '')));
+    qp.hide();
+    assert.equal(await picking, false);
+    await waitUntil('the log line', async () => (await logText()).includes(`ACP registry not reachable (${url}`));
+    assert.equal((await logText()).split(`ACP registry not reachable (${url}`).length - 1, 1, 'one line');
+    const notes = [...(ui.calls.showErrorMessage ?? []), ...(ui.calls.showWarningMessage ?? [])];
+    assert.deepEqual(notes, [], `a notification was shown: ${JSON.stringify(notes)}`);
+  });
+});

@@ -1,0 +1,154 @@
+// Sign-in in the real extension host (issue 9), against the scripted agent's auth scenario:
+// auth_required at session/new and at a prompt, the methods offered in the panel and in a
+// notification, `authenticate` only after the user chose, an env_var value kept in
+// SecretStorage and passed on every start (and never logged), a terminal login that
+// reconnects when its terminal closes, and Sign Out.
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SendResult } from '../../src/extension';
+import { sha256 } from '../fixtures/scriptedAgent/auth';
+import { events, received } from '../fixtures/scriptedAgent/records';
+import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil } from './support';
+import { shown, stubWindow, type Stubbed } from './uiStubs';
+
+const METHODS = [
+  { id: 'key', name: 'API key', type: 'env_var', vars: [{ name: 'REINS_IT_KEY', label: 'Scripted API key' }] },
+  { id: 'login', name: 'Log in', type: 'terminal', args: ['--login'] },
+  { id: 'oauth', name: 'Browser' },
+];
+const needed = (name: string) => `${name} needs you to sign in. Methods: API key (REINS_IT_KEY); Log in (in a terminal); Browser.`;
+
+function authAgent(auth: object) {
+  return addAgent({ auth: { methods: METHODS, envVar: 'REINS_IT_KEY', accept: ['oauth'], ...auth }, prompts: [{ steps: [{ text: 'signed-in answer' }] }] });
+}
+
+async function notices(): Promise<{ level: string; text: string; actions: string[] }[]> {
+  const t = (await api()).state()!.transcript;
+  return t.flatMap((e) => (e.kind === 'notice' ? [{ level: e.level, text: e.text, actions: (e.actions ?? []).map((a) => a.action) }] : []));
+}
+
+const select = (name: string) => vscode.commands.executeCommand<boolean>('reins.selectAgent', name);
+const lastEnv = (entries: ReturnType<Awaited<ReturnType<typeof authAgent>>['entries']>) => events(entries, 'auth-env').at(-1);
+
+describe('sign-in (issue 9)', function () {
+  this.timeout(60_000);
+  let ui: Stubbed | undefined;
+  afterEach(async () => {
+    ui?.restore();
+    ui = undefined;
+    await setting('trace', undefined);
+    await resetReins();
+  });
+
+  // Sabotage (offer() calling authenticate at once with the first 'agent' method): "authenticate
+  // only after the user chose: 1 !== 0".
+  it('auth_required at session/new: the panel and a notification offer the methods; sendPrompt is not-sent and names them', async () => {
+    ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
+    const agent = await authAgent({});
+    assert.equal(await select(agent.name), false, 'the start was refused');
+    const text = needed(agent.name);
+    const notice = (await notices()).find((n) => n.text === text);
+    assert.ok(notice && notice.level === 'warning' && notice.actions.includes('signIn'), JSON.stringify(await notices()));
+    assert.deepEqual(shown(ui, 'showWarningMessage', /needs you to sign in/)[0], [`Reins: ${text}`, 'API key', 'Log in', 'Browser']);
+    const result = await send('hello');
+    assert.deepEqual(result, { status: 'not-sent', reason: text });
+    assert.equal((await api()).state()!.lastRestoredInput, 'hello');
+    assert.equal(received(agent.entries(), 'authenticate').length, 0, `authenticate only after the user chose: ${received(agent.entries(), 'authenticate').length} !== 0`);
+  });
+
+  // Sabotage (prepareLaunch ignoring the stored values): "timed out after 20000 ms waiting for the
+  // agent to start signed in" — the restarted agent had no REINS_IT_KEY and refused again.
+  // Sabotage (AgentProcess logging env values with the keys): "the secret is in the Reins log".
+  it('env_var: the value asked in a password box reaches the agent on every start, is never logged, and Sign Out forgets it', async () => {
+    const secret = `sk-reins-it-${process.pid}-${Date.now()}`;
+    const choices = ['API key'];
+    ui = stubWindow({
+      showWarningMessage: (args) => Promise.resolve(/needs you to sign in/.test(String(args[0])) ? choices.shift() : undefined),
+      showInputBox: () => Promise.resolve(secret),
+      showInformationMessage: () => Promise.resolve(undefined),
+    });
+    await setting('trace', 'verbose');
+    const agent = await authAgent({});
+    await select(agent.name); // refused; the notification's "API key" button is pressed
+    await waitUntil('the agent to start signed in', () => lastEnv(agent.entries())?.present === true, 20_000);
+    await waitUntil('the agent to be ready', async () => (await api()).state()?.agentPhase === 'ready' && (await api()).state()?.agent === agent.name);
+    assert.equal(lastEnv(agent.entries())?.sha256, sha256(secret), 'the value the user typed');
+    const box = ui.calls.showInputBox[0][0] as vscode.InputBoxOptions;
+    assert.equal(box.password, true, 'a secret is typed into a password box');
+    assert.equal(box.placeHolder, 'REINS_IT_KEY');
+    assert.deepEqual(await send('hello'), { status: 'completed', stopReason: 'end_turn' });
+
+    // Every start: a restart passes it again.
+    const starts = events(agent.entries(), 'auth-env').length;
+    assert.equal(await vscode.commands.executeCommand('reins.restartAgent'), true);
+    assert.equal(events(agent.entries(), 'auth-env').length, starts + 1);
+    assert.equal(lastEnv(agent.entries())?.sha256, sha256(secret));
+
+    await waitUntil('the log to have the start line', async () => (await logText()).includes('env keys') && (await logText()).includes('REINS_IT_KEY'));
+    assert.ok(!(await logText()).includes(secret), 'the secret is in the Reins log');
+
+    // Sign Out forgets it: the running agent is told to keep it until a restart, which then refuses.
+    assert.deepEqual(await vscode.commands.executeCommand('reins.signOut', agent.name), [agent.name]);
+    assert.ok((await notices()).some((n) => n.text === `Forgot the sign-in values stored for ${agent.name}. The running agent keeps them until it restarts.`));
+    assert.equal(await vscode.commands.executeCommand('reins.restartAgent'), false, 'signed out: refused again');
+    assert.equal(lastEnv(agent.entries())?.present, false);
+    assert.deepEqual(await vscode.commands.executeCommand('reins.signOut', agent.name), [], 'nothing left to forget');
+  });
+
+  // Sabotage (onTurnEnded without the auth_required case): "Expected values to be strictly
+  // equal: 'The agent answered with an error…'" — no methods named, no Sign In button.
+  it('auth_required at a prompt: failed with text that names the methods; the chosen agent method authenticates the live connection', async () => {
+    ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
+    const agent = await authAgent({ at: 'prompt' });
+    await useAgent(agent);
+    const result = (await send('first')) as Extract<SendResult, { status: 'failed' }>;
+    assert.equal(result.status, 'failed');
+    assert.equal(result.error, `${needed(agent.name)} (Authentication required)`);
+    const notice = (await notices()).find((n) => n.text.startsWith(needed(agent.name)));
+    assert.equal(notice?.text, `${needed(agent.name)} Your prompt is back in the input box.`);
+    assert.ok(notice.actions.includes('signIn'));
+    assert.equal(received(agent.entries(), 'authenticate').length, 0);
+    const pid = (await api()).state()!.pid;
+    assert.equal(await vscode.commands.executeCommand('reins.signIn', 'oauth'), true);
+    assert.deepEqual(received(agent.entries(), 'authenticate').map((w) => w.msg.params), [{ methodId: 'oauth' }]);
+    assert.equal((await api()).state()!.pid, pid, 'the same process: no restart needed');
+    assert.deepEqual(await send('second'), { status: 'completed', stopReason: 'end_turn' });
+  });
+
+  // Sabotage (inTerminal without the method's args): "timed out … waiting for" the login file —
+  // the terminal ran the agent itself, not its login.
+  it('terminal: the agent runs its login in a VS Code terminal, and Reins reconnects when it closes', async () => {
+    ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
+    const loginFile = path.join(tmpdir(), `reins-it-login-${process.pid}-${Date.now()}`);
+    const agent = await authAgent({ loginFile });
+    assert.equal(await select(agent.name), false);
+    const opened = new Promise<vscode.Terminal>((resolve) => {
+      const sub = vscode.window.onDidOpenTerminal((t) => {
+        sub.dispose();
+        resolve(t);
+      });
+    });
+    const signedIn = vscode.commands.executeCommand<boolean>('reins.signIn', 'login');
+    const terminal = await opened;
+    assert.equal(terminal.name, `Reins: sign in to ${agent.name}`);
+    assert.equal(await signedIn, true);
+    assert.ok(existsSync(loginFile));
+    assert.equal(events(agent.entries(), 'login').length, 1);
+    assert.equal(terminal.exitStatus?.code, 0);
+    assert.equal((await api()).state()!.agentPhase, 'ready');
+    assert.equal(events(agent.entries(), 'auth-state').at(-1)?.byFile, true);
+  });
+
+  it('terminal: a login that fails is said, and nothing is reconnected', async () => {
+    ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
+    const agent = await authAgent({ loginFile: path.join(tmpdir(), `reins-it-nologin-${Date.now()}`), loginExitCode: 3 });
+    await select(agent.name);
+    const starts = events(agent.entries(), 'auth-state').length;
+    assert.equal(await vscode.commands.executeCommand('reins.signIn', 'login'), false);
+    assert.ok((await notices()).some((n) => n.text === `The sign-in terminal ended with exit code 3; ${agent.name} was not reconnected.` && n.actions.includes('signIn')), JSON.stringify(await notices()));
+    assert.equal(events(agent.entries(), 'auth-state').length, starts, 'no restart');
+  });
+});
