@@ -16,11 +16,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const DEFAULT_CODE_SERVER_VERSION = '4.139.1';
 export const CODE_SERVER_VERSION = process.env.REINS_CODE_SERVER_VERSION || DEFAULT_CODE_SERVER_VERSION;
-// The Node major each code-server's engines (and postinstall check) ask for, and the VS Code it
-// bundles. Versions not listed are looked up on npm (engines.node) when first used.
+// The Node each code-server's engines (and postinstall check) ask for, and the VS Code it bundles.
+// Versions not listed are looked up on npm (engines.node) when first used. 4.90.3 gets the Node
+// 20 of its time: its kerberos module's node-addon-api no longer compiles against the headers
+// of Node 20.20 (node_api_basic_finalize).
 const KNOWN = {
   '4.139.1': { node: '24', vscode: '1.139.1' },
-  '4.90.3': { node: '20', vscode: '1.90.2' },
+  // Its postinstall refuses to run as root under npm unless npm_config_unsafe_perm=true.
+  // Its @vscode/ripgrep 1.15.9 downloads rg from GitHub at install: see seedRipgrep().
+  '4.90.3': { node: '20.11.1', vscode: '1.90.2', unsafePerm: true, ripgrep: { pkg: '1.15.9', tag: 'v13.0.0-10' } },
 };
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,20 +32,20 @@ export function cacheDir() {
   return resolve(process.env.REINS_HOST_CACHE || join(repo, '.vscode-test', `code-server-${CODE_SERVER_VERSION}`));
 }
 
-let nodeMajorCache;
-/** The Node major code-server CODE_SERVER_VERSION needs. */
-export function nodeMajor() {
-  if (nodeMajorCache) return nodeMajorCache;
-  if (KNOWN[CODE_SERVER_VERSION]) return (nodeMajorCache = KNOWN[CODE_SERVER_VERSION].node);
+let nodeVersionCache;
+/** The Node (a major or an exact version) that code-server CODE_SERVER_VERSION needs. */
+export function nodeVersion() {
+  if (nodeVersionCache) return nodeVersionCache;
+  if (KNOWN[CODE_SERVER_VERSION]) return (nodeVersionCache = KNOWN[CODE_SERVER_VERSION].node);
   const r = spawnSync('npm', ['view', `code-server@${CODE_SERVER_VERSION}`, 'engines.node'], { env: cleanNpmEnv(), encoding: 'utf8' });
   const major = /(\d+)/.exec(r.stdout ?? '')?.[1];
   if (r.status !== 0 || !major) throw new Error(`cannot tell which Node code-server@${CODE_SERVER_VERSION} needs: ${(r.stderr ?? '').trim()}`);
-  return (nodeMajorCache = major);
+  return (nodeVersionCache = major);
 }
 
 /** Paths inside the cache; valid once ensureCodeServer() resolved. */
 export function hostPaths(dir = cacheDir()) {
-  const nodePkg = join(dir, `node${nodeMajor()}`, 'node_modules', `node-${process.platform}-${process.arch}`);
+  const nodePkg = join(dir, `node${nodeVersion()}`, 'node_modules', `node-${process.platform}-${process.arch}`);
   const serverPkg = join(dir, 'server', 'node_modules', 'code-server');
   return {
     dir,
@@ -207,6 +211,33 @@ export function hostInstalled() {
   }
 }
 
+/**
+ * Older @vscode/ripgrep packages download rg from GitHub in their postinstall, which is not
+ * reachable; they first look for the release archive in os.tmpdir()/vscode-ripgrep-cache-<version>.
+ * Seeds that folder (inside the cache; TMPDIR points there during the install) with an archive
+ * holding the rg of the npm package @vscode/ripgrep-universal. Returns that TMPDIR.
+ */
+async function seedRipgrep(paths, npmEnv, stdio) {
+  const { pkg, tag } = KNOWN[CODE_SERVER_VERSION].ripgrep;
+  const target = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' }[process.arch];
+  if (process.platform !== 'linux' || !target) throw new Error(`code-server@${CODE_SERVER_VERSION} can be installed offline on Linux x64/arm64 only`);
+  const folder = join(paths.dir, 'ripgrep');
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'package.json'), '{"private":true}\n');
+  log('installing @vscode/ripgrep-universal (rg for the offline install)');
+  await run('npm', ['install', '@vscode/ripgrep-universal@1.18.0', '--no-audit', '--no-fund', '--no-save', '--loglevel=warn'], {
+    cwd: folder,
+    env: npmEnv,
+    stdio,
+  });
+  const rgDir = join(folder, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', `linux-${process.arch}`);
+  const tmp = join(paths.dir, 'tmp');
+  const seeded = join(tmp, `vscode-ripgrep-cache-${pkg}`);
+  mkdirSync(seeded, { recursive: true });
+  await run('tar', ['czf', join(seeded, `ripgrep-${tag}-${target}.tar.gz`), '-C', rgDir, 'rg'], { stdio });
+  return tmp;
+}
+
 /** Installs Node and code-server into the cache unless already there; returns hostPaths(). */
 export async function ensureCodeServer({ quiet = false } = {}) {
   const paths = hostPaths();
@@ -222,7 +253,7 @@ export async function ensureCodeServer({ quiet = false } = {}) {
     const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
     // Half-finished installs are not trusted: start over.
     rmSync(paths.dir, { recursive: true, force: true });
-    const nodeFolder = join(paths.dir, `node${nodeMajor()}`);
+    const nodeFolder = join(paths.dir, `node${nodeVersion()}`);
     for (const d of [nodeFolder, join(paths.dir, 'server'), paths.xdg]) mkdirSync(d, { recursive: true });
     const npmQuiet = ['--no-audit', '--no-fund', '--no-save', '--loglevel=warn'];
     const stdio = quiet ? 'ignore' : 'inherit';
@@ -230,11 +261,13 @@ export async function ensureCodeServer({ quiet = false } = {}) {
     // configuration: see cleanNpmEnv. The cached Node goes first on PATH, so /usr/bin/npm runs on it.
     const npmEnv = { ...hostEnv(paths, cleanNpmEnv()), npm_config_update_notifier: 'false' };
 
-    const nodePackage = `node-${process.platform}-${process.arch}@${nodeMajor()}`;
+    const nodePackage = `node-${process.platform}-${process.arch}@${nodeVersion()}`;
     log(`installing ${nodePackage} into ${nodeFolder}`);
     writeFileSync(join(nodeFolder, 'package.json'), '{"private":true}\n');
     await run('npm', ['install', nodePackage, ...npmQuiet], { cwd: nodeFolder, env: npmEnv, stdio });
     log(`node ${await capture(paths.node, ['--version'])} ready (${secs()})`);
+
+    const ripgrepTmp = KNOWN[CODE_SERVER_VERSION]?.ripgrep ? await seedRipgrep(paths, npmEnv, stdio) : undefined;
 
     log(`installing code-server@${CODE_SERVER_VERSION} (builds native modules; takes a few minutes)…`);
     writeFileSync(join(paths.dir, 'server', 'package.json'), '{"private":true}\n');
@@ -242,6 +275,9 @@ export async function ensureCodeServer({ quiet = false } = {}) {
       ...npmEnv,
       // Without nodedir node-gyp downloads headers from the internet, which is not reachable.
       npm_config_nodedir: paths.nodeDir,
+      // Older code-servers check for it as root; npm 7+ no longer knows it (and says so otherwise).
+      ...(process.getuid?.() === 0 && (KNOWN[CODE_SERVER_VERSION]?.unsafePerm ?? true) ? { npm_config_unsafe_perm: 'true' } : {}),
+      ...(ripgrepTmp ? { TMPDIR: ripgrepTmp } : {}),
     };
     // --foreground-scripts: the native builds' progress stays visible (and their errors).
     await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', ...npmQuiet], { cwd: join(paths.dir, 'server'), env, stdio });
