@@ -68,7 +68,9 @@ export async function startAgent(name: AgentName, opts: StartOptions = {}): Prom
   const rt = new AgentRuntime({
     name,
     launch: { command: setup.command, args: setup.args, env: setup.env, cwd: setup.cwd },
-    settings: () => ({ ...defaultRuntimeSettings, settleTimeoutMs: SETTLE_MS, leftoverProcesses: 'end', ...opts.settings }),
+    // initialize gets 60 s, not 30: under a load average of 15 opencode took longer to answer
+    // it, and the suite is not about start-up time.
+    settings: () => ({ ...defaultRuntimeSettings, settleTimeoutMs: SETTLE_MS, leftoverProcesses: 'end', initializeTimeoutMs: 60_000, ...opts.settings }),
     log,
     // Verbose: the assertions read what actually went over the wire from the trace.
     trace: () => 'verbose',

@@ -16,7 +16,9 @@ import { addAgent, api, logText, resetReins, send, setting, stop, useAgent, wait
 type Reply = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { reason?: string } } };
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
 
-const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({ terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) } });
+const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({
+  terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) },
+});
 /** `sleep` processes whose command line starts with `marker` (each test sleeps a length of its own). */
 const sleeping = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker)).map((p) => p.command);
 const card = async (id: string) => (await api()).state()!.transcript.find((e): e is ToolEntry => e.kind === 'tool' && e.id === id);
@@ -90,7 +92,7 @@ describe('terminals (issue 9)', function () {
     assert.equal(said(9), 'wrong-session');
     assert.equal(said(10), 'outside-workspace', 'cwd outside');
     assert.equal(replies[10].error?.code, -32602);
-    assert.match(replies[10].error!.message, /terminal\/create refused: cwd is outside the workspace folder/);
+    assert.match(replies[10].error?.message ?? '', /terminal\/create refused: cwd is outside the workspace folder/);
     assert.equal(said(11), 'outside-workspace', 'cwd through a link out');
     assert.equal(fs.existsSync(path.join(outside, 'planted')), false, 'nothing ran outside');
     assert.deepEqual(await sleeping('sleep 45.1'), []);
@@ -105,7 +107,15 @@ describe('terminals (issue 9)', function () {
   it("shows live output in the tool call's card while it runs; a stopped turn's terminal is its leftover", async () => {
     await setting('leftoverProcesses', 'end');
     const agent = await addAgent({
-      prompts: [{ steps: [{ tool: { id: 'serve', title: 'Serve', kind: 'execute' } }, term({ command: "printf 'listening\\n'; sleep 46.1" }, 't1', 'serve'), { hang: true }] }],
+      prompts: [
+        {
+          steps: [
+            { tool: { id: 'serve', title: 'Serve', kind: 'execute' } },
+            term({ command: "printf 'listening\\n'; sleep 46.1" }, 't1', 'serve'),
+            { hang: true },
+          ],
+        },
+      ],
     });
     await useAgent(agent);
     const turn = send('serve');
@@ -113,7 +123,10 @@ describe('terminals (issue 9)', function () {
     assert.equal((await card('serve'))?.terminal?.exited, undefined, 'still running');
     const result = await stop();
     assert.equal(result.outcome, 'aborted');
-    assert.ok(result.leftovers.some((p) => p.command === 'sleep 46.1'), `the stopped turn's terminal is its leftover: ${JSON.stringify(result.leftovers)}`);
+    assert.ok(
+      result.leftovers.some((p) => p.command === 'sleep 46.1'),
+      `the stopped turn's terminal is its leftover: ${JSON.stringify(result.leftovers)}`,
+    );
     await turn;
     await waitUntil('the terminal to end', async () => (await sleeping('sleep 46.1')).length === 0);
     await waitUntil('the card to say how it ended', async () => /killed by SIG/.test((await card('serve'))?.terminal?.exited ?? ''));

@@ -8,7 +8,8 @@ import { Transcript } from '../../src/session/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 
 const update = (u: unknown): SessionNotification => ({ sessionId: 's', update: u as SessionNotification['update'] });
-const toolCall = (content: unknown[] = []) => update({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Run tests', kind: 'execute', status: 'in_progress', content });
+const toolCall = (content: unknown[] = []) =>
+  update({ sessionUpdate: 'tool_call', toolCallId: 'tc1', title: 'Run tests', kind: 'execute', status: 'in_progress', content });
 const embed = (terminalId: string) => update({ sessionUpdate: 'tool_call_update', toolCallId: 'tc1', content: [{ type: 'terminal', terminalId }] });
 const tool = (t: Transcript) => t.get('tc1') as Extract<TranscriptEntry, { kind: 'tool' }>;
 

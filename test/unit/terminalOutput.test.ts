@@ -23,8 +23,8 @@ describe('terminal output buffer', () => {
     assert.equal(truncated, true);
   });
 
-  // Sabotage (charBoundaryFrom returning `at` unchanged: cut in the middle of "é"), this test
-  // printed: AssertionError: the kept text starts with a replacement character: '\ufffd' …
+  // Sabotage (charBoundaryFrom returning `at` unchanged: a cut inside "€"), this test printed:
+  // AssertionError: the kept text starts with a replacement character: "�" (limit 1)
   it('cuts multi-byte text at a character boundary, keeping a little less rather than half a character', () => {
     // "é" is 2 bytes, "€" 3, "𝄞" 4 (a surrogate pair in JavaScript).
     const text = 'é€𝄞'.repeat(20);
@@ -89,7 +89,10 @@ describe('terminal output buffer', () => {
 
   it('charBoundaryFrom skips continuation bytes only', () => {
     const buf = Buffer.from('a€b', 'utf8');
-    assert.deepEqual([0, 1, 2, 3, 4, 5].map((i) => charBoundaryFrom(buf, i)), [0, 1, 4, 4, 4, 5]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 5].map((i) => charBoundaryFrom(buf, i)),
+      [0, 1, 4, 4, 4, 5],
+    );
   });
 
   it('refuses a limit that is not a whole number of bytes', () => {

@@ -41,7 +41,9 @@ const waitFor = async (what: string, cond: () => Promise<boolean>, ms = 5000) =>
     await new Promise((r) => setTimeout(r, 25));
   }
 };
-const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({ terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) } });
+const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({
+  terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) },
+});
 
 afterEach(async () => {
   await Promise.all(live.splice(0).map((rt) => rt.shutdown('deactivate', 200)));
@@ -77,23 +79,26 @@ describe('terminals through the runtime (scripted agent)', function () {
     assert.equal(init.clientCapabilities.terminal, true);
     assert.deepEqual(await rt.prompt('run'), { kind: 'completed', stopReason: 'end_turn' });
     const r = replies(record);
-    assert.deepEqual(r.map((x) => x.method), [
-      'terminal/create',
-      'terminal/wait_for_exit',
-      'terminal/output',
-      'terminal/create',
-      'terminal/kill',
-      'terminal/output',
-      'terminal/release',
-      'terminal/output',
-      'terminal/release',
-    ]);
+    assert.deepEqual(
+      r.map((x) => x.method),
+      [
+        'terminal/create',
+        'terminal/wait_for_exit',
+        'terminal/output',
+        'terminal/create',
+        'terminal/kill',
+        'terminal/output',
+        'terminal/release',
+        'terminal/output',
+        'terminal/release',
+      ],
+    );
     assert.match(String(r[0].result?.terminalId), /^term-\d+$/);
     assert.deepEqual(r[1].result, { exitCode: 2, signal: null });
     assert.deepEqual(r[2].result, { output: 'one\ntwo\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
     assert.deepEqual(r[5].result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
     assert.equal(r[7].error?.data?.reason, 'unknown-terminal');
-    assert.match(r[7].error!.message, /was released by the agent/);
+    assert.match(r[7].error?.message ?? '', /was released by the agent/);
     assert.deepEqual(await sleeping('sleep 35.1'), []);
   });
 
@@ -109,7 +114,10 @@ describe('terminals through the runtime (scripted agent)', function () {
     const report = await rt.stop('user');
     assert.equal(report.outcome, 'aborted');
     const found = await report.leftoversFound;
-    assert.ok(found.some((p) => p.command === 'sleep 36.1'), `the stopped turn's terminal is its leftover: ${JSON.stringify(found.map((p) => p.command))}`);
+    assert.ok(
+      found.some((p) => p.command === 'sleep 36.1'),
+      `the stopped turn's terminal is its leftover: ${JSON.stringify(found.map((p) => p.command))}`,
+    );
     assert.equal((await turn).kind, 'stopped');
     const ended = await rt.endLeftovers();
     assert.ok(ended.some((p) => p.command === 'sleep 36.1'));
@@ -117,22 +125,22 @@ describe('terminals through the runtime (scripted agent)', function () {
   });
 
   it("a terminal from an earlier, finished turn is not the stopped turn's leftover", async () => {
-    const { rt } = await start(
-      { prompts: [{ steps: [term({ command: 'sleep 36.2' }, 'early')] }, { steps: [{ hang: true }] }] },
-      { leftoverProcesses: 'ask' },
-    );
+    const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 36.2' }, 'early')] }, { steps: [{ hang: true }] }] }, { leftoverProcesses: 'ask' });
     await rt.prompt('start it');
     const turn = rt.prompt('then hang');
     await waitFor('the second turn', async () => rt.turn.phase === 'running');
     const report = await rt.stop('user');
-    assert.deepEqual((await report.leftoversFound).map((p) => p.command), []);
+    assert.deepEqual(
+      (await report.leftoversFound).map((p) => p.command),
+      [],
+    );
     await turn;
     assert.equal((await sleeping('sleep 36.2')).length, 1, 'left to its session');
   });
 
   // Sabotage (the `endAll('new session')` line in AgentRuntime.newSession removed), this test
   // printed: AssertionError: sleep 37.1 still running after New Session.
-  it('New Session ends the old session\'s terminals; their ids are refused in the new one, saying why', async () => {
+  it("New Session ends the old session's terminals; their ids are refused in the new one, saying why", async () => {
     const { rt, record, log } = await start({
       prompts: [{ steps: [term({ command: 'sleep 37.1' }, 't1'), { text: 'started' }] }, { steps: [{ terminal: { output: 't1' } }] }],
     });
@@ -140,12 +148,19 @@ describe('terminals through the runtime (scripted agent)', function () {
     assert.equal((await sleeping('sleep 37.1')).length, 1, 'runs after its turn ended');
     await rt.newSession();
     const left = await sleeping('sleep 37.1');
-    assert.deepEqual(left.map((p) => p.command), [], `${left.map((p) => p.command).join(', ')} still running after New Session`);
-    assert.ok(log.lines.some((l) => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 37\.1`/.test(l)), log.lines.join('\n'));
+    assert.deepEqual(
+      left.map((p) => p.command),
+      [],
+      `${left.map((p) => p.command).join(', ')} still running after New Session`,
+    );
+    assert.ok(
+      log.lines.some((l) => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 37\.1`/.test(l)),
+      log.lines.join('\n'),
+    );
     await rt.prompt('ask about it');
     const last = replies(record).pop()!;
     assert.equal(last.error?.data?.reason, 'unknown-terminal');
-    assert.match(last.error!.message, /was ended with its session \(new session\)/);
+    assert.match(last.error?.message ?? '', /was ended with its session \(new session\)/);
   });
 
   // Sabotage (the terminals' endAll in AgentRuntime.forceStop and onConnectionClosed removed:
@@ -158,10 +173,14 @@ describe('terminals through the runtime (scripted agent)', function () {
     await rt.forceStop();
     await turn;
     const left = await sleeping('sleep 38.1');
-    assert.deepEqual(left.map((p) => p.command), [], `${left.map((p) => p.command).join(', ')} still running after Force Stop`);
+    assert.deepEqual(
+      left.map((p) => p.command),
+      [],
+      `${left.map((p) => p.command).join(', ')} still running after Force Stop`,
+    );
   });
 
-  it('an agent that crashes does not leave its terminals running (they are Reins\' children, not its own)', async () => {
+  it("an agent that crashes does not leave its terminals running (they are Reins' children, not its own)", async () => {
     const { rt, record, log } = await start({ prompts: [{ steps: [term({ command: 'sleep 39.1' }, 't1'), { sleepMs: 200 }, { crash: { code: 3 } }] }] });
     const exited = new Promise<void>((resolve) => rt.onExit(() => resolve()));
     await rt.prompt('crash');

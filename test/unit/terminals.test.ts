@@ -175,7 +175,11 @@ describe('terminal/* client methods', function () {
     await m()['terminal/kill']({ sessionId: SESSION, terminalId });
     assert.ok(Date.now() - started < 3000, 'kill answered once the tree was gone');
     const left = await withMarker('sleep 31.');
-    assert.deepEqual(left.map((p) => p.command), [], `${left.map((p) => p.command).join(', ')} still running`);
+    assert.deepEqual(
+      left.map((p) => p.command),
+      [],
+      `${left.map((p) => p.command).join(', ')} still running`,
+    );
     assert.deepEqual(await output(terminalId), { output: 'started\n', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
     assert.deepEqual(await m()['terminal/wait_for_exit']({ sessionId: SESSION, terminalId }), { exitCode: null, signal: 'SIGTERM' });
     await m()['terminal/release']({ sessionId: SESSION, terminalId });
@@ -201,11 +205,14 @@ describe('terminal/* client methods', function () {
     const left = await withMarker('sleep 33.');
     assert.deepEqual(left, [], `${left.map((p) => p.command).join(' and ')} still running after the session ended`);
     const line = log.lines.find((l) => l.includes('new session: ended'));
-    assert.match(line ?? '', /ended 1 running terminal\(s\): term-\d+ `sleep 33\.1` \(pid \d+\); and what they left: .*\d+ sleep 33\.2.*; 2 terminal\(s\) of session sess-1 released/);
+    assert.match(
+      line ?? '',
+      /ended 1 running terminal\(s\): term-\d+ `sleep 33\.1` \(pid \d+\); and what they left: .*\d+ sleep 33\.2.*; 2 terminal\(s\) of session sess-1 released/,
+    );
     assert.equal(host.size, 0);
   });
 
-  it('knows which turn made each terminal (for that turn\'s leftover check)', async () => {
+  it("knows which turn made each terminal (for that turn's leftover check)", async () => {
     const first = await create({ command: 'sleep 34.1' });
     turn = { phase: 'running', turnId: 2 };
     await create({ command: 'sleep 34.2' });

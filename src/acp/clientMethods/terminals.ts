@@ -62,14 +62,7 @@ export interface TerminalView {
 
 /** Why a terminal request was refused: the error's `data.reason`. */
 export type TerminalRefusal =
-  | 'bad-params'
-  | 'wrong-session'
-  | 'unknown-terminal'
-  | 'not-running-turn'
-  | 'outside-workspace'
-  | 'not-absolute'
-  | 'not-a-directory'
-  | 'command-not-found';
+  'bad-params' | 'wrong-session' | 'unknown-terminal' | 'not-running-turn' | 'outside-workspace' | 'not-absolute' | 'not-a-directory' | 'command-not-found';
 
 const MB = 1024 * 1024;
 /** Most output kept per terminal, whatever the agent asks: the extension host's memory is shared. */
@@ -107,7 +100,7 @@ export class TerminalHost implements Disposable {
 
   readonly methods: TerminalMethods = {
     'terminal/create': (params) => this.create(params),
-    'terminal/output': async (params) => this.find(params, 'terminal/output').proc.buffer.snapshot(),
+    'terminal/output': (params) => settle(() => this.find(params, 'terminal/output').proc.buffer.snapshot()),
     'terminal/wait_for_exit': async (params) => {
       const status = await this.find(params, 'terminal/wait_for_exit').proc.exited;
       return { exitCode: status.exitCode, signal: status.signal };
@@ -185,14 +178,16 @@ export class TerminalHost implements Disposable {
     const cwd = await this.workingDirectory(params.cwd);
     if (this.disposed || generation !== this.generation) throw refuse('not-running-turn', 'terminal/create refused: the session has ended');
     const id = `term-${++nextTerminal}`;
-    let entry: Entry | undefined;
-    const proc = new TerminalProcess({ command: params.command, args, env, cwd, outputByteLimit: limit }, () => entry && this.changed(entry));
+    const proc = new TerminalProcess({ command: params.command, args, env, cwd, outputByteLimit: limit }, () => {
+      const entry = this.live.get(id);
+      if (entry) this.changed(entry);
+    });
     try {
       await proc.started();
     } catch (error) {
       throw spawnRefusal(error as NodeJS.ErrnoException, params.command);
     }
-    entry = { id, sessionId, turnId: turn.turnId, proc, timer: undefined, shown: '' };
+    const entry: Entry = { id, sessionId, turnId: turn.turnId, proc, timer: undefined, shown: '' };
     this.live.set(id, entry);
     this.changed(entry); // what it printed while starting
     const envNames = Object.keys(env);
@@ -213,10 +208,16 @@ export class TerminalHost implements Disposable {
     const entry = this.live.get(id);
     if (!entry) {
       const gone = this.retired.get(id);
-      throw new ResponseError(RESOURCE_NOT_FOUND, gone ? `terminal ${id} was ${gone}; its id is no longer valid` : `unknown terminal ${JSON.stringify(id)}: no terminal/create of this client gave that id`, {
-        reason: 'unknown-terminal' satisfies TerminalRefusal,
-        terminalId: id,
-      });
+      throw new ResponseError(
+        RESOURCE_NOT_FOUND,
+        gone
+          ? `terminal ${id} was ${gone}; its id is no longer valid`
+          : `unknown terminal ${JSON.stringify(id)}: no terminal/create of this client gave that id`,
+        {
+          reason: 'unknown-terminal' satisfies TerminalRefusal,
+          terminalId: id,
+        },
+      );
     }
     if (entry.sessionId !== sessionId) {
       throw refuse('wrong-session', `${method}: terminal ${id} belongs to session ${entry.sessionId}, not ${sessionId}`);
@@ -227,7 +228,10 @@ export class TerminalHost implements Disposable {
   private checkSession(sessionId: unknown, method: string): string {
     const current = this.options.sessionId();
     if (current === undefined || sessionId !== current) {
-      throw refuse('wrong-session', `${method} names session ${JSON.stringify(sessionId)}, which is not this client's current session${current ? ` (${current})` : ''}`);
+      throw refuse(
+        'wrong-session',
+        `${method} names session ${JSON.stringify(sessionId)}, which is not this client's current session${current ? ` (${current})` : ''}`,
+      );
     }
     return current;
   }
@@ -293,6 +297,11 @@ export class TerminalHost implements Disposable {
   }
 }
 
+/** `fn`'s value, or its throw as a rejection: a refusal is an answer, not an exception in the caller. */
+function settle<T>(fn: () => T): Promise<T> {
+  return new Promise<T>((resolve) => resolve(fn())); // a throw in the executor rejects
+}
+
 function refuse(reason: TerminalRefusal, message: string): ResponseError<{ reason: TerminalRefusal }> {
   return new ResponseError(ErrorCodes.InvalidParams, message, { reason });
 }
@@ -303,7 +312,10 @@ function envFrom(env: CreateTerminalRequest['env']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const v of env) {
     if (!v || typeof v.name !== 'string' || typeof v.value !== 'string' || v.name === '' || v.name.includes('=')) {
-      throw refuse('bad-params', `terminal/create: each env entry needs a name (no "=") and a value, both strings; got ${JSON.stringify(v && { name: v.name })}`);
+      throw refuse(
+        'bad-params',
+        `terminal/create: each env entry needs a name (no "=") and a value, both strings; got ${JSON.stringify(v && { name: v.name })}`,
+      );
     }
     out[v.name] = v.value;
   }
@@ -312,13 +324,18 @@ function envFrom(env: CreateTerminalRequest['env']): Record<string, string> {
 
 function outputLimit(given: number | null | undefined): number {
   if (given == null) return OUTPUT_CEILING_BYTES;
-  if (!Number.isInteger(given) || given < 0) throw refuse('bad-params', `terminal/create: outputByteLimit must be a whole number of bytes, not ${JSON.stringify(given)}`);
+  if (!Number.isInteger(given) || given < 0)
+    throw refuse('bad-params', `terminal/create: outputByteLimit must be a whole number of bytes, not ${JSON.stringify(given)}`);
   return Math.min(given, OUTPUT_CEILING_BYTES);
 }
 
 function spawnRefusal(error: NodeJS.ErrnoException, command: string): ResponseError<unknown> {
-  if (error?.code === 'ENOENT') return new ResponseError(RESOURCE_NOT_FOUND, `terminal/create: command not found: ${command}`, { reason: 'command-not-found' satisfies TerminalRefusal });
-  if (error?.code === 'EACCES') return new ResponseError(ErrorCodes.InvalidParams, `terminal/create: command not executable: ${command}`, { reason: 'command-not-found' satisfies TerminalRefusal });
+  if (error?.code === 'ENOENT')
+    return new ResponseError(RESOURCE_NOT_FOUND, `terminal/create: command not found: ${command}`, { reason: 'command-not-found' satisfies TerminalRefusal });
+  if (error?.code === 'EACCES')
+    return new ResponseError(ErrorCodes.InvalidParams, `terminal/create: command not executable: ${command}`, {
+      reason: 'command-not-found' satisfies TerminalRefusal,
+    });
   return new ResponseError(ErrorCodes.InternalError, `terminal/create: could not start ${command}: ${error?.message ?? String(error)}`);
 }
 
