@@ -81,8 +81,9 @@ describe('agents ready to pick (issue 9)', function () {
     await resetReins();
   });
 
-  // Sabotage (startAgent without the `!prepared.ok` branch): "+ 'goose could not start: `goose`
-  // command not found: goose'" — no install hint, no Open Settings.
+  // Sabotage (prepareLaunch launching a command found nowhere): "The input did not match the
+  // regular expression … Input: 'goose could not start: `goose acp` command not found: goose'" —
+  // no install hint, no Open Settings.
   // (goose is not installed on these machines.)
   it('a preset that is not installed says so, with its install command and Open Settings', async () => {
     ui = stubWindow({ showErrorMessage: () => Promise.resolve(undefined) });
@@ -99,8 +100,8 @@ describe('agents ready to pick (issue 9)', function () {
     assert.match((result as { error: string }).error, /^goose is not installed/);
   });
 
-  // Sabotage (resolveAgent looking at reins.agents only): "could not select": qwen is no
-  // agent without an entry.
+  // Sabotage (resolveAgent looking at reins.agents only): "AssertionError: could not select" —
+  // qwen was no agent without an entry.
   it('a preset found on PATH starts by name, with nothing written to reins.agents', async () => {
     const bin = path.join(scratch, 'path-bin');
     const record = fakeAgent(bin, 'qwen');
@@ -115,8 +116,8 @@ describe('agents ready to pick (issue 9)', function () {
     assert.deepEqual(await send('hi'), { status: 'completed', stopReason: 'end_turn' });
   });
 
-  // Sabotage (CommandFinder.loginShell returning undefined): "+ false - true" for the select:
-  // `reins-it-nvm-agent` "was not found on the extension host's PATH".
+  // Sabotage (CommandFinder.loginShell returning undefined): "false !== true" for the select —
+  // the command "was not found on the extension host's PATH".
   it('a command only the login shell knows (nvm, Homebrew) is found through it, and the log says which path', async () => {
     const loginBin = path.join(scratch, 'login-bin');
     const name = `reins-it-nvm-agent-${process.pid}`;
@@ -135,7 +136,8 @@ describe('agents ready to pick (issue 9)', function () {
   });
 
   // Sabotage (writeAgentEntry writing the merged value): "the workspace's agent was copied into
-  // the user's settings". Sabotage (target Workspace): "+ undefined" for globalValue.hermes.
+  // the user's settings + { command: '/bin/true' }". Sabotage (target always Workspace):
+  // "+ undefined - { args: […], command: 'uvx' }" for globalValue.hermes.
   it('the picker lists presets with what is installed and the registry; a registry agent is added at its pinned version where VS Code reads it', async () => {
     const { server, url } = await serveFixture();
     const cap = capturePicker();
@@ -183,8 +185,8 @@ describe('agents ready to pick (issue 9)', function () {
     }
   });
 
-  // Sabotage (loadRegistry showing an error message instead of the log line): "a notification
-  // was shown: [["Reins: ACP registry not reachable …"]]".
+  // Sabotage (loadRegistry showing an error message instead of the log line): "timed out after
+  // 10000 ms waiting for the log line" (and the notification assertion below).
   it('offline, the picker lists the presets and the log says why in one line', async () => {
     const cap = capturePicker();
     ui = cap.ui;

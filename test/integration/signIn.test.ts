@@ -43,8 +43,8 @@ describe('sign-in (issue 9)', function () {
     await resetReins();
   });
 
-  // Sabotage (offer() calling authenticate at once with the first 'agent' method): "authenticate
-  // only after the user chose: 1 !== 0".
+  // Sabotage (offer() authenticating with the first 'agent' method by itself and restarting):
+  // "+ status: 'completed' - status: 'not-sent'" — the prompt went through on a sign-in nobody chose.
   it('auth_required at session/new: the panel and a notification offer the methods; sendPrompt is not-sent and names them', async () => {
     ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
     const agent = await authAgent({});
@@ -61,7 +61,8 @@ describe('sign-in (issue 9)', function () {
 
   // Sabotage (prepareLaunch ignoring the stored values): "timed out after 20000 ms waiting for the
   // agent to start signed in" — the restarted agent had no REINS_IT_KEY and refused again.
-  // Sabotage (AgentProcess logging env values with the keys): "the secret is in the Reins log".
+  // Sabotage (AgentProcess logging the env as JSON after its keys): "AssertionError: the secret is
+  // in the Reins log".
   it('env_var: the value asked in a password box reaches the agent on every start, is never logged, and Sign Out forgets it', async () => {
     const secret = `sk-reins-it-${process.pid}-${Date.now()}`;
     const choices = ['API key'];
@@ -98,8 +99,8 @@ describe('sign-in (issue 9)', function () {
     assert.deepEqual(await vscode.commands.executeCommand('reins.signOut', agent.name), [], 'nothing left to forget');
   });
 
-  // Sabotage (onTurnEnded without the auth_required case): "Expected values to be strictly
-  // equal: 'The agent answered with an error…'" — no methods named, no Sign In button.
+  // Sabotage (onTurnEnded without the auth_required case): "+ 'scripted-3 needs you to sign in.
+  // (Authentication required)'" — no methods named (and no Sign In button in the panel).
   it('auth_required at a prompt: failed with text that names the methods; the chosen agent method authenticates the live connection', async () => {
     ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
     const agent = await authAgent({ at: 'prompt' });
@@ -118,8 +119,8 @@ describe('sign-in (issue 9)', function () {
     assert.deepEqual(await send('second'), { status: 'completed', stopReason: 'end_turn' });
   });
 
-  // Sabotage (inTerminal without the method's args): "timed out … waiting for" the login file —
-  // the terminal ran the agent itself, not its login.
+  // Sabotage (inTerminal without the method's args): "Timeout of 60000ms exceeded" — the terminal
+  // ran the agent itself (waiting on its stdin), not its login, and never closed.
   it('terminal: the agent runs its login in a VS Code terminal, and Reins reconnects when it closes', async () => {
     ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
     const loginFile = path.join(tmpdir(), `reins-it-login-${process.pid}-${Date.now()}`);
