@@ -80,11 +80,16 @@ describe('terminal output buffer', () => {
     assert.equal(output, '\ufffdA');
   });
 
-  it('the panel tail is cut at a character boundary too', () => {
+  it('the panel tail is cut at a character boundary too, across reads', () => {
     const b = new OutputBuffer(1000);
     b.write(Buffer.from('€€€€'));
     assert.equal(b.tail(7), '€€');
     assert.equal(b.tail(100), '€€€€');
+    for (const s of ['ab', 'é', 'cd']) b.write(Buffer.from(s));
+    assert.equal(b.tail(5), 'bécd');
+    assert.equal(b.tail(4), 'écd');
+    assert.equal(b.tail(3), 'cd', 'the newest 3 bytes start inside "é"');
+    assert.equal(b.truncated, false);
   });
 
   it('charBoundaryFrom skips continuation bytes only', () => {

@@ -10,6 +10,7 @@ import { listProcesses } from '../../src/acp/processTree';
 import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { events, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
+import { parseScenario } from '../fixtures/scriptedAgent/scenario';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -188,6 +189,14 @@ describe('terminals through the runtime (scripted agent)', function () {
     await waitFor('the terminal to end', async () => (await sleeping('sleep 39.1')).length === 0);
     await waitFor('the log line', async () => log.lines.some((l) => /the agent exited: ended 1 running terminal\(s\): term-\d+ `sleep 39\.1`/.test(l)));
     await waitForRecord(record, (e) => events(e, 'exiting').length > 0);
+  });
+
+  it("the scripted agent's terminal steps are validated with the place named", () => {
+    const bad = (step: unknown) => () => parseScenario(JSON.stringify({ prompts: [{ steps: [{ terminal: step }] }] }), 's');
+    assert.throws(bad({ output: 't1', kill: 't1' }), /prompts\[0\]\.steps\[0\]\.terminal: needs exactly one of create, output/);
+    assert.throws(bad({ create: { args: [] } }), /steps\[0\]\.terminal\.create: needs "command"/);
+    assert.throws(bad({ create: { command: 'x', env: [{ name: 'A' }] } }), /terminal\.create\.env\[0\]: needs "value"/);
+    assert.doesNotThrow(() => parseScenario(JSON.stringify({ prompts: [{ steps: [{ terminal: { create: { command: 'x', cwd: '${cwd}' }, as: 't', toolCallId: 'tc' } }] }] }), 's'));
   });
 
   it('shutdown (deactivation, folder removal) ends the terminals', async () => {

@@ -56,6 +56,11 @@ export class OutputBuffer {
     return this.version;
   }
 
+  /** Output was dropped from the start to stay within the limit. */
+  get truncated(): boolean {
+    return this.dropped;
+  }
+
   /** UTF-8 bytes kept now (never more than the limit). */
   get size(): number {
     return this.bytes;
@@ -71,11 +76,19 @@ export class OutputBuffer {
     return this.chunks.length === 0 ? '' : this.chunks[0].toString('utf8');
   }
 
-  /** The last `maxBytes` of the text, cut at a character boundary (what the panel shows). */
+  /**
+   * The last `maxBytes` of the text, cut at a character boundary (what the panel shows, ten
+   * times a second): only the newest chunks are read, never the whole output.
+   */
   tail(maxBytes: number): string {
-    const all = Buffer.from(this.text(), 'utf8');
-    if (all.length <= maxBytes) return all.toString('utf8');
-    return all.subarray(charBoundaryFrom(all, all.length - maxBytes)).toString('utf8');
+    const newest: Buffer[] = [];
+    let bytes = 0;
+    for (let i = this.chunks.length - 1; i >= 0 && bytes < maxBytes; i--) {
+      newest.unshift(this.chunks[i]);
+      bytes += this.chunks[i].length;
+    }
+    const end = Buffer.concat(newest, bytes);
+    return end.subarray(bytes <= maxBytes ? 0 : charBoundaryFrom(end, bytes - maxBytes)).toString('utf8');
   }
 
   private keep(text: string): void {

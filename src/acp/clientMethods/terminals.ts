@@ -291,7 +291,7 @@ export class TerminalHost implements Disposable {
     this._onOutput.fire({
       terminalId: entry.id,
       text: buffer.tail(PANEL_TAIL_BYTES),
-      truncated: buffer.snapshot().truncated || buffer.size > PANEL_TAIL_BYTES,
+      truncated: buffer.truncated || buffer.size > PANEL_TAIL_BYTES,
       ...(exitStatus && { exitStatus }),
     });
   }
