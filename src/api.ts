@@ -21,6 +21,18 @@ export type { PromptInput } from './acp/promptContent';
 /** What `reins.setConfigOption(configId, value)` resolves with (session/sessionControls.ts). */
 export type { SetConfigResult } from './session/sessionControls';
 
+/** One session as `reins.listSessions` gives it (the agent's session/list, or Reins' own list). */
+export type { ListedSession } from './session/sessionList';
+
+/** What `reins.loadSession(sessionId)` resolves with, once the replay is done. */
+export type LoadSessionResult =
+  | { status: 'loaded' | 'resumed'; sessionId: string }
+  /** `sessionId`: the session current now; `unknown`: the agent said it has no such session; `refused`: an unverified stop. */
+  | { status: 'failed'; error: string; sessionId?: string; unknown?: boolean; refused?: boolean };
+
+/** What `reins.deleteSession(sessionId)` resolves with (`forgotten`: only Reins' own list had it). */
+export type DeleteSessionResult = { status: 'deleted' | 'forgotten' } | { status: 'failed'; error: string };
+
 /** What `reins.stop` resolves with. */
 export interface StopResult {
   outcome: string;
@@ -88,6 +100,8 @@ export interface ReinsApi {
   /** The folder holding this extension's log files (the Reins channel's file is below it). */
   logUri: vscode.Uri;
   onDidStop: vscode.Event<StopReport>;
+  /** What VS Code calls to restore a Reins panel after a window reload (panel/panelSerializer.ts); tests call it with a panel of their own. */
+  revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
 }
 
 export interface ReinsState {

@@ -18,6 +18,7 @@ import { AUTH_REQUIRED, isAuthRequired } from './auth/methods';
 import { SignIn } from './auth/signIn';
 import { showTerminalOutput } from './session/terminalCards';
 import { Transcript } from './session/transcript';
+import { SessionKeeper } from './sessionKeeper';
 import type { StopCause, TurnResult } from './session/turnMachine';
 import type { PanelStatus } from './shared/messages';
 import { DisposableStore } from './util/disposable';
@@ -48,6 +49,8 @@ export class FolderSession implements vscode.Disposable {
   readonly signIn: SignIn;
   /** Why the last start failed before a session existed (not installed, sign-in): for sendPrompt. */
   private startProblem: string | undefined;
+  /** Sessions across processes and windows: reopen, the kept transcript, load / list / delete (sessionKeeper.ts). */
+  readonly keeper: SessionKeeper;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -57,6 +60,7 @@ export class FolderSession implements vscode.Disposable {
   ) {
     this.agent = resolveAgent(extension.extensionPath);
     this.signIn = new SignIn(this, extension, log);
+    this.keeper = new SessionKeeper(this, extension.workspaceState, log);
   }
 
   /** For sign-in: restart with what was just stored (through the routine, as Restart Agent). */
@@ -113,6 +117,7 @@ export class FolderSession implements vscode.Disposable {
   /** `files`: file URIs attached to the prompt (sent as the agent's promptCapabilities allow). */
   async send(text: string, whenBusy: WhenBusy, files?: string[]): Promise<SendResult> {
     if (!text.trim()) return { status: 'not-sent', reason: 'empty prompt' };
+    await this.keeper.idle(); // a session load under way ends first: the prompt goes to the session it opens
     if (!vscode.workspace.isTrusted) {
       this.giveBack(text, 'Reins starts agents only in trusted workspaces. Trust this folder to send prompts.');
       void vscode.window
@@ -224,6 +229,7 @@ export class FolderSession implements vscode.Disposable {
     const rt = this.runtimeValue;
     if (!rt || rt.phase !== 'ready') {
       this.transcript.clear();
+      this.keeper.forgetCurrent(); // the next start makes a new session, not the last one again
       this._onDidChange.fire();
       return true;
     }
@@ -235,6 +241,7 @@ export class FolderSession implements vscode.Disposable {
     this.transcript.clear();
     if (rt.phase !== 'ready') {
       // The agent died while stopping: a new session needs a new process.
+      this.keeper.forgetCurrent();
       await this.ensureAgent();
       this._onDidChange.fire();
       return this.runtimeValue?.phase === 'ready';
@@ -281,6 +288,7 @@ export class FolderSession implements vscode.Disposable {
     this._onDidChange.dispose();
     this._onRestoreInput.dispose();
     this._onNeedsAttention.dispose();
+    this.keeper.dispose();
   }
 
   // ---- the agent --------------------------------------------------------------------------
@@ -315,6 +323,7 @@ export class FolderSession implements vscode.Disposable {
       maxLineBytes: maxLineBytes(),
       clientInfo: { name: 'reins', version: String(this.extension.extension.packageJSON.version ?? '0.0.0') },
       mcpServers: () => mcpServersSetting(this.log),
+      reopen: this.keeper.reopenFor(agent.name),
     });
     this.runtimeValue = rt;
     this.wire(rt);
@@ -348,6 +357,7 @@ export class FolderSession implements vscode.Disposable {
   private wire(rt: AgentRuntime): void {
     const d = this.perRuntime;
     d.add(this.gate.register(this.gatePath, rt));
+    d.add(this.keeper.attach(rt));
     d.add(rt.onDidChangeState(() => this._onDidChange.fire()));
     d.add(rt.onUpdate((n) => this.transcript.apply(n)));
     // After the line above: a terminal's live output goes into the card the update just made.

@@ -62,7 +62,8 @@ export class Reins implements vscode.Disposable {
     return [...this.sessions.values()];
   }
 
-  openPanel(folder?: vscode.WorkspaceFolder): PanelHost | undefined {
+  /** `restored`: a panel VS Code brought back after a window reload (panel/panelSerializer.ts) to adopt. */
+  openPanel(folder?: vscode.WorkspaceFolder, restored?: vscode.WebviewPanel): PanelHost | undefined {
     const session = this.session(folder);
     if (!session) {
       void vscode.window.showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.', 'Open Folder').then(
@@ -73,10 +74,12 @@ export class Reins implements vscode.Disposable {
     this.lastFolder = session.key;
     let host = this.panels.get(session.key);
     if (host) {
+      restored?.dispose(); // one panel per folder
       host.reveal();
       return host;
     }
-    host = PanelHost.create(session, this.context.extensionUri, (action) => this.runAction(session, action));
+    const runAction = (action: PanelAction) => this.runAction(session, action);
+    host = restored ? PanelHost.revive(restored, session, this.context.extensionUri, runAction) : PanelHost.create(session, this.context.extensionUri, runAction);
     this.panels.set(session.key, host);
     host.panel.onDidChangeViewState((e) => {
       if (e.webviewPanel.active) {

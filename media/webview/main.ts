@@ -8,7 +8,7 @@ import { createHeader } from './header';
 import { createSessionBar } from './sessionBar';
 import { createAutoScroll } from './scroll';
 import { Transcript } from './transcript';
-import { post } from './vscodeApi';
+import { post, saveState } from './vscodeApi';
 
 function start(): void {
   const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
@@ -71,7 +71,8 @@ function start(): void {
         applyStatus(message.status);
         transcript.reset(message.entries);
         if (message.input) composer.restore(message.input);
-        autoScroll.stick();
+        if (message.folder) saveState({ folder: message.folder });
+        autoScroll.settle();
         break;
       case 'status':
         applyStatus(message.status);

@@ -2,6 +2,7 @@
 // read, leave them there and offer a "jump to latest" button instead.
 import { el } from './dom';
 import { icon } from './icons';
+import { loadState, saveState } from './vscodeApi';
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
 const SLACK_PX = 24;
@@ -13,10 +14,24 @@ export interface AutoScroll {
   follow(): void;
   /** Scroll to the end and follow again (after a snapshot, after sending). */
   stick(): void;
+  /**
+   * After the first snapshot of this document: back where the panel was scrolled before it
+   * was hidden or the window reloaded (kept in the webview state), else `stick()`.
+   */
+  settle(): void;
 }
 
 export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): AutoScroll {
   let following = true;
+  /** The position an earlier document of this panel left (hidden, or the window reloaded); used once. */
+  let earlier = loadState().scroll;
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  const save = (): void => {
+    saveTimer ??= setTimeout(() => {
+      saveTimer = undefined;
+      saveState({ scroll: { top: scroller.scrollTop, following } });
+    }, 200);
+  };
 
   const jumpButton = el('button', 'jump-to-latest icon-button');
   jumpButton.type = 'button';
@@ -52,10 +67,18 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   };
   jumpButton.addEventListener('click', stick);
 
+  const settle = (): void => {
+    const saved = earlier;
+    earlier = undefined;
+    if (!saved || saved.following) return stick();
+    following = false;
+    scroller.scrollTop = saved.top;
+    jumpButton.hidden = atBottom();
+  };
   // Layout changes we do not drive (window resize, the composer growing, a <details>
   // opening) also move the end.
   new ResizeObserver(follow).observe(content);
   new ResizeObserver(follow).observe(scroller);
 
-  return { jumpButton, follow, stick };
+  return { jumpButton, follow, stick, settle };
 }

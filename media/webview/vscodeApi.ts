@@ -20,13 +20,24 @@ export function post(message: WebviewToHost): void {
 export interface PersistedState {
   /** The unsent text of the prompt box. */
   draft: string;
+  /** The workspace folder the panel shows (from the host's snapshot): after a window reload,
+   *  VS Code hands this state to the panel serializer, which reopens that folder's panel. */
+  folder?: string;
+  /** Where the transcript was scrolled to; `following`: at the end, following it. */
+  scroll?: { top: number; following: boolean };
 }
 
 export function loadState(): PersistedState {
   const state = api.getState() as Partial<PersistedState> | undefined;
-  return { draft: typeof state?.draft === 'string' ? state.draft : '' };
+  const scroll = state?.scroll;
+  return {
+    draft: typeof state?.draft === 'string' ? state.draft : '',
+    folder: typeof state?.folder === 'string' ? state.folder : undefined,
+    scroll: scroll && typeof scroll.top === 'number' && typeof scroll.following === 'boolean' ? { top: scroll.top, following: scroll.following } : undefined,
+  };
 }
 
-export function saveState(state: PersistedState): void {
-  api.setState(state);
+/** Changes the fields given; the others keep their value. */
+export function saveState(patch: Partial<PersistedState>): void {
+  api.setState({ ...loadState(), ...patch });
 }

@@ -10,6 +10,14 @@ import type {
   InitializeResponse,
   NewSessionRequest,
   NewSessionResponse,
+  LoadSessionRequest,
+  LoadSessionResponse,
+  ResumeSessionRequest,
+  ResumeSessionResponse,
+  ListSessionsRequest,
+  ListSessionsResponse,
+  CloseSessionRequest,
+  DeleteSessionRequest,
   PromptRequest,
   PromptResponse,
   ReadTextFileRequest,
@@ -180,6 +188,32 @@ export class AcpConnection {
     return this.request<SetSessionConfigOptionResponse>('session/set_config_option', params, timeoutMs);
   }
 
+  /**
+   * The agent replays the conversation as session/update notifications before it answers; no
+   * time limit here, a long replay is watched by its caller (session/sessionSwitch.ts). The
+   * spec's own example answers `null`.
+   */
+  loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse | null> {
+    return this.request<LoadSessionResponse | null>('session/load', params);
+  }
+
+  resumeSession(params: ResumeSessionRequest, timeoutMs: number): Promise<ResumeSessionResponse | null> {
+    return this.request<ResumeSessionResponse | null>('session/resume', params, timeoutMs);
+  }
+
+  /** One page; `nextCursor` names the next (session/sessionList.ts asks for all). */
+  listSessions(params: ListSessionsRequest, timeoutMs: number): Promise<ListSessionsResponse> {
+    return this.request<ListSessionsResponse>('session/list', params, timeoutMs);
+  }
+
+  closeSession(params: CloseSessionRequest, timeoutMs: number): Promise<unknown> {
+    return this.request<unknown>('session/close', params, timeoutMs);
+  }
+
+  deleteSession(params: DeleteSessionRequest, timeoutMs: number): Promise<unknown> {
+    return this.request<unknown>('session/delete', params, timeoutMs);
+  }
+
   setMode(params: SetSessionModeRequest, timeoutMs: number): Promise<SetSessionModeResponse> {
     return this.request<SetSessionModeResponse>('session/set_mode', params, timeoutMs);
   }
@@ -197,7 +231,13 @@ export class AcpConnection {
   /** `session/cancel` is a notification: no id, no answer. Resolves when written. */
   cancel(params: CancelNotification): Promise<void> {
     if (this.isClosed) return Promise.reject(new AgentExitedError(this.closedSnapshot()));
-    return this.rpc.sendNotification('session/cancel', params);
+    // vscode-jsonrpc throws (not rejects) once the agent's stdin has closed, which can come a
+    // moment before its stdout ends and `closed` says so: a re-send then must not be uncaught.
+    try {
+      return this.rpc.sendNotification('session/cancel', params);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   private request<R>(method: string, params: unknown, timeoutMs?: number): Promise<R> {

@@ -9,9 +9,7 @@ import { availability, type CatalogAgent } from './catalog';
 import type { CommandFinder, Found } from './findCommand';
 import type { Preset } from './presets';
 
-export type PreparedLaunch =
-  | { ok: true; launch: AgentLaunch }
-  | { ok: false; message: string; preset?: Preset };
+export type PreparedLaunch = { ok: true; launch: AgentLaunch } | { ok: false; message: string; preset?: Preset };
 
 /**
  * A command found through the login shell runs with its own folder first on PATH: an nvm or
@@ -38,14 +36,18 @@ export async function prepareLaunch(
   if (av?.kind === 'installed') {
     const { found } = av;
     if (found.via === 'login-shell') {
-      log.info(`agent ${agent.name}: \`${entry.command}\` is not on the extension host's PATH; using ${found.path}, found through the login shell (${found.shell})`);
+      log.info(
+        `agent ${agent.name}: \`${entry.command}\` is not on the extension host's PATH; using ${found.path}, found through the login shell (${found.shell})`,
+      );
       return { ok: true, launch: { command: found.path, args: entry.args ?? [], env: withDirOnPath(env, found), cwd } };
     }
     return { ok: true, launch: { command: entry.command, args: entry.args ?? [], env, cwd } };
   }
   if (av?.kind === 'npx') {
     const args = [...av.npxArgs, ...(entry.args ?? [])];
-    log.info(`agent ${agent.name}: \`${entry.command}\` is not installed; running it through npx (${av.npx.path} ${args.join(' ')}); the first start downloads it`);
+    log.info(
+      `agent ${agent.name}: \`${entry.command}\` is not installed; running it through npx (${av.npx.path} ${args.join(' ')}); the first start downloads it`,
+    );
     return { ok: true, launch: { command: av.npx.path, args, env: withDirOnPath(env, av.npx), cwd } };
   }
   const shell = finder.loginShell();

@@ -35,7 +35,9 @@ export async function loadRegistry(log: vscode.LogOutputChannel): Promise<Regist
   try {
     const parsed = await fetchRegistry(url);
     registryCache = { url, at: Date.now(), parsed };
-    log.info(`ACP registry: ${parsed.agents.length} agents from ${url}${parsed.skipped.length ? `; skipped ${parsed.skipped.length}: ${parsed.skipped.join('; ')}` : ''}`);
+    log.info(
+      `ACP registry: ${parsed.agents.length} agents from ${url}${parsed.skipped.length ? `; skipped ${parsed.skipped.length}: ${parsed.skipped.join('; ')}` : ''}`,
+    );
     return parsed.agents;
   } catch (error) {
     const why = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
@@ -111,7 +113,11 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel): 
   if (chosen.install && chosen.name !== DEMO_AGENT) {
     // Not installed, and npm does not have it: switching would only fail. Say how to install.
     const preset = presetNamed(chosen.name);
-    const choice = await vscode.window.showWarningMessage(`Reins: ${chosen.name} is not installed. Install it with: ${chosen.install}`, 'Run Install in Terminal', 'Copy Install Command');
+    const choice = await vscode.window.showWarningMessage(
+      `Reins: ${chosen.name} is not installed. Install it with: ${chosen.install}`,
+      'Run Install in Terminal',
+      'Copy Install Command',
+    );
     if (preset && choice === 'Run Install in Terminal') runInstall(preset);
     else if (preset && choice === 'Copy Install Command') void copyInstall(preset);
     return undefined;
@@ -123,17 +129,28 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel): 
 export async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutputChannel): Promise<string | undefined> {
   const entry = registryEntry(agent);
   if (!entry) {
-    void vscode.window.showWarningMessage(`Reins: ${agent.name} is distributed as a binary archive only${agent.archive ? ` (${agent.archive})` : ''}. Reins does not download archives: install it yourself and add its command to reins.agents.`);
+    void vscode.window.showWarningMessage(
+      `Reins: ${agent.name} is distributed as a binary archive only${agent.archive ? ` (${agent.archive})` : ''}. Reins does not download archives: install it yourself and add its command to reins.agents.`,
+    );
     return undefined;
   }
   const existing = configuredAgents()[agent.id];
   if (existing && JSON.stringify(existing) !== JSON.stringify(entry)) {
-    const replace = await vscode.window.showWarningMessage(`reins.agents already has "${agent.id}". Replace it with ${agent.name} ${agent.version} from the ACP Registry?`, { modal: true }, 'Replace');
+    const replace = await vscode.window.showWarningMessage(
+      `reins.agents already has "${agent.id}". Replace it with ${agent.name} ${agent.version} from the ACP Registry?`,
+      { modal: true },
+      'Replace',
+    );
     if (replace !== 'Replace') return undefined;
   }
   const outcome = await writeAgentEntry(agent.id, entry, log);
   if (!outcome.applied) {
-    void vscode.window.showWarningMessage(`Reins: added ${agent.id} to the ${outcome.where}, but VS Code reads another value for it. Check reins.agents in your folder's settings.`, 'Open Settings').then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'));
+    void vscode.window
+      .showWarningMessage(
+        `Reins: added ${agent.id} to the ${outcome.where}, but VS Code reads another value for it. Check reins.agents in your folder's settings.`,
+        'Open Settings',
+      )
+      .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'));
     return undefined;
   }
   void vscode.window.showInformationMessage(`Reins: added ${agent.name} ${agent.version} to reins.agents in the ${outcome.where}.`);

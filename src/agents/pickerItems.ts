@@ -42,7 +42,11 @@ export function availabilityText(a: Availability | undefined, npmPackage?: strin
 export function agentItem(agent: CatalogAgent, a: Availability | undefined, current: string): Extract<PickerItem, { kind: 'agent' }> {
   const commandLine = [agent.entry.command, ...(agent.entry.args ?? [])].join(' ');
   const missing = a?.kind === 'missing';
-  const parts = [agent.preset && agent.preset.name === agent.name ? agent.preset.title : undefined, agent.configured ? 'reins.agents' : undefined, availabilityText(a, agent.preset?.npmPackage)];
+  const parts = [
+    agent.preset && agent.preset.name === agent.name ? agent.preset.title : undefined,
+    agent.configured ? 'reins.agents' : undefined,
+    availabilityText(a, agent.preset?.npmPackage),
+  ];
   const detail = missing && agent.preset ? `Install: ${agent.preset.install}` : [commandLine, agent.preset?.note].filter(Boolean).join(' — ');
   return {
     kind: 'agent',
@@ -56,7 +60,11 @@ export function agentItem(agent: CatalogAgent, a: Availability | undefined, curr
 }
 
 export function registryItem(agent: RegistryAgent): Extract<PickerItem, { kind: 'registry' }> {
-  const how = agent.launch ? `${agent.launch.command} ${agent.launch.args.join(' ')}` : agent.archive ? `binary only (${agent.archive}): Reins does not download archives` : 'binary only, none for this platform';
+  const how = agent.launch
+    ? `${agent.launch.command} ${agent.launch.args.join(' ')}`
+    : agent.archive
+      ? `binary only (${agent.archive}): Reins does not download archives`
+      : 'binary only, none for this platform';
   return {
     kind: 'registry',
     agent,
@@ -68,13 +76,19 @@ export function registryItem(agent: RegistryAgent): Extract<PickerItem, { kind: 
 }
 
 /** Configured agents and presets, the demo, then the registry (if it answered). */
-export function pickerItems(agents: CatalogAgent[], av: Map<string, Availability> | undefined, current: string, registry: RegistryAgent[] | undefined): PickerItem[] {
+export function pickerItems(
+  agents: CatalogAgent[],
+  av: Map<string, Availability> | undefined,
+  current: string,
+  registry: RegistryAgent[] | undefined,
+): PickerItem[] {
   const items: PickerItem[] = [];
   const configured = agents.filter((a) => a.configured);
   const presets = agents.filter((a) => !a.configured);
   if (configured.length > 0) items.push({ kind: 'separator', label: 'reins.agents' }, ...configured.map((a) => agentItem(a, av?.get(a.name), current)));
   if (presets.length > 0) items.push({ kind: 'separator', label: 'Presets' }, ...presets.map((a) => agentItem(a, av?.get(a.name), current)));
-  if (!agents.some((a) => a.name === 'demo')) items.push({ kind: 'agent', name: 'demo', label: 'demo', description: DEMO_DESCRIPTION, current: current === 'demo' });
+  if (!agents.some((a) => a.name === 'demo'))
+    items.push({ kind: 'agent', name: 'demo', label: 'demo', description: DEMO_DESCRIPTION, current: current === 'demo' });
   if (registry && registry.length > 0) items.push({ kind: 'separator', label: 'ACP Registry: add at its current version' }, ...registry.map(registryItem));
   return items;
 }

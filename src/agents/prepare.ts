@@ -11,7 +11,12 @@ import { commandFinder } from './findCommand';
 import { prepareLaunch, type PreparedLaunch } from './launch';
 import { presetFor, type Preset } from './presets';
 
-export async function launchFor(agent: ResolvedAgent, folder: vscode.WorkspaceFolder, context: vscode.ExtensionContext, log: vscode.LogOutputChannel): Promise<PreparedLaunch> {
+export async function launchFor(
+  agent: ResolvedAgent,
+  folder: vscode.WorkspaceFolder,
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): Promise<PreparedLaunch> {
   const signInEnv = agent.demo ? {} : await agentSecrets(context).get(agent.name);
   const preset = agent.demo ? undefined : presetFor(agent.name, agent.entry.command);
   return prepareLaunch({ name: agent.name, entry: agent.entry, preset }, folder.uri.fsPath, signInEnv, commandFinder, log);
@@ -19,7 +24,9 @@ export async function launchFor(agent: ResolvedAgent, folder: vscode.WorkspaceFo
 
 /** The sentence for a command found nowhere, with the install hint when Reins knows one. */
 export function notInstalledText(agentName: string, failure: { message: string; preset?: Preset }): string {
-  const hint = failure.preset ? ` Install it with \`${failure.preset.install}\` (${failure.preset.homepage}), or set its command in reins.agents.` : ' Set its command (an absolute path works) in reins.agents.';
+  const hint = failure.preset
+    ? ` Install it with \`${failure.preset.install}\` (${failure.preset.homepage}), or set its command in reins.agents.`
+    : ' Set its command (an absolute path works) in reins.agents.';
   return `${agentName} is not installed: ${failure.message}${hint}`;
 }
 

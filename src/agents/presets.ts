@@ -120,6 +120,9 @@ export function presetFor(name: string, command?: string): Preset | undefined {
   const byName = presetNamed(name);
   if (byName) return byName;
   if (!command) return undefined;
-  const base = command.split(/[\\/]/).pop()?.replace(/\.(cmd|exe)$/i, '');
+  const base = command
+    .split(/[\\/]/)
+    .pop()
+    ?.replace(/\.(cmd|exe)$/i, '');
   return PRESETS.find((p) => p.command === base);
 }

@@ -68,10 +68,10 @@ function packageLaunch(kind: 'npx' | 'uvx', d: unknown, version: string): Regist
   if (d.env !== undefined && !stringMap(d.env)) return `${kind}.env is not a map of strings`;
   if (d.cmd !== undefined && (typeof d.cmd !== 'string' || !CMD.test(d.cmd))) return `${kind}.cmd is not a command name`;
   const pkg = pin(d.package, version, kind);
-  const args = (d.args as string[] | undefined) ?? [];
+  const args = d.args ?? [];
   // -y: npx must not ask "Ok to proceed?" on the agent's stdin, which is the ACP stream.
   const head = kind === 'npx' ? (d.cmd ? ['-y', '--package', pkg, d.cmd] : ['-y', pkg]) : d.cmd ? ['--from', pkg, d.cmd] : [pkg];
-  return { command: kind, via: kind, args: [...head, ...args], env: d.env as Record<string, string> | undefined };
+  return { command: kind, via: kind, args: [...head, ...args], env: d.env };
 }
 
 function parseAgent(a: unknown, platform: string): RegistryAgent | string {

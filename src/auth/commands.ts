@@ -27,7 +27,10 @@ export function registerSignInCommands(reins: Reins, context: vscode.ExtensionCo
           return [];
         }
         const picked = await vscode.window.showQuickPick(
-          [...names.map((n) => ({ label: n, description: 'forget its stored values', name: n })), { label: 'All agents', description: names.join(', '), name: ALL_AGENTS }],
+          [
+            ...names.map((n) => ({ label: n, description: 'forget its stored values', name: n })),
+            { label: 'All agents', description: names.join(', '), name: ALL_AGENTS },
+          ],
           { title: 'Reins: sign out', placeHolder: 'Forget the values stored for…' },
         );
         if (!picked) return [];
@@ -38,7 +41,9 @@ export function registerSignInCommands(reins: Reins, context: vscode.ExtensionCo
       reins.log.info(`signed out: forgot the stored sign-in values of ${forgotten.join(', ')}`);
       for (const s of reins.allSessions()) {
         if (!forgotten.includes(s.agentName) || !s.runtime) continue;
-        s.transcript.notice('info', `Forgot the sign-in values stored for ${s.agentName}. The running agent keeps them until it restarts.`, [{ action: 'restartAgent', label: 'Restart Agent' }]);
+        s.transcript.notice('info', `Forgot the sign-in values stored for ${s.agentName}. The running agent keeps them until it restarts.`, [
+          { action: 'restartAgent', label: 'Restart Agent' },
+        ]);
       }
       void vscode.window.showInformationMessage(`Reins: signed out of ${forgotten.join(', ')}.`);
       return forgotten;

@@ -36,7 +36,9 @@ function parseOne(m: unknown): SignInMethod | undefined {
   if (type === 'agent') return { type, id, name, description };
   if (type === 'terminal') {
     const args = Array.isArray(m.args) ? m.args.filter((a): a is string => typeof a === 'string') : [];
-    const env = isObj(m.env) ? Object.fromEntries(Object.entries(m.env).filter((e): e is [string, string] => typeof e[1] === 'string' && ENV_NAME.test(e[0]))) : {};
+    const env = isObj(m.env)
+      ? Object.fromEntries(Object.entries(m.env).filter((e): e is [string, string] => typeof e[1] === 'string' && ENV_NAME.test(e[0])))
+      : {};
     return { type, id, name, description, args, env };
   }
   if (type === 'env_var') {
@@ -77,7 +79,8 @@ export function describeMethod(m: SignInMethod): string {
 
 /** The sentence that says sign-in is needed and how: for the panel, the notification and `sendPrompt`. */
 export function signInNeededText(agent: string, methods: SignInMethod[]): string {
-  if (methods.length === 0) return `${agent} needs you to sign in, but offers no sign-in method Reins can use; sign in with the agent's own tools, then restart it.`;
+  if (methods.length === 0)
+    return `${agent} needs you to sign in, but offers no sign-in method Reins can use; sign in with the agent's own tools, then restart it.`;
   return `${agent} needs you to sign in. Methods: ${methods.map(describeMethod).join('; ')}.`;
 }
 

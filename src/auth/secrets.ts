@@ -44,7 +44,10 @@ export class AgentSecrets {
   async clear(agent: string): Promise<boolean> {
     const had = this.agents().includes(agent) || (await this.secrets.get(KEY_PREFIX + agent)) !== undefined;
     await this.secrets.delete(KEY_PREFIX + agent);
-    await this.state.update(INDEX_KEY, this.agents().filter((a) => a !== agent));
+    await this.state.update(
+      INDEX_KEY,
+      this.agents().filter((a) => a !== agent),
+    );
     return had;
   }
 

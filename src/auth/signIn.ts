@@ -69,9 +69,15 @@ export class SignIn {
     this.methods = parseAuthMethods(rawMethods);
     const text = signInNeededText(agent, this.methods);
     this.neededText = text;
-    this.log.warn(`agent ${agent}: sign-in needed (refused at ${where === 'start' ? 'session/new' : 'a prompt'}${agentMessage ? `: ${agentMessage}` : ''}); methods offered: ${this.methods.map((m) => `${m.id} (${m.type})`).join(', ') || 'none'}`);
-    const actions = this.methods.length > 0 ? [{ action: 'signIn' as const, label: 'Sign In…' }] : [{ action: 'restartAgent' as const, label: 'Restart Agent' }];
-    this.host.transcript.notice('warning', where === 'prompt' ? `${text} Your prompt is back in the input box.` : text, [...actions, { action: 'openLog', label: 'Open Log' }]);
+    this.log.warn(
+      `agent ${agent}: sign-in needed (refused at ${where === 'start' ? 'session/new' : 'a prompt'}${agentMessage ? `: ${agentMessage}` : ''}); methods offered: ${this.methods.map((m) => `${m.id} (${m.type})`).join(', ') || 'none'}`,
+    );
+    const actions =
+      this.methods.length > 0 ? [{ action: 'signIn' as const, label: 'Sign In…' }] : [{ action: 'restartAgent' as const, label: 'Restart Agent' }];
+    this.host.transcript.notice('warning', where === 'prompt' ? `${text} Your prompt is back in the input box.` : text, [
+      ...actions,
+      { action: 'openLog', label: 'Open Log' },
+    ]);
     const buttons = this.methods.slice(0, MAX_BUTTONS).map((m) => m.name);
     void vscode.window.showWarningMessage(`Reins: ${text}`, ...buttons).then((choice) => {
       const m = this.methods.find((x) => x.name === choice);
@@ -114,10 +120,13 @@ export class SignIn {
       }
     } catch (error) {
       // A JSON-RPC error's data says more than its message ("Invalid params").
-      const data = error instanceof ResponseError ? error.data : undefined;
+      const data: unknown = error instanceof ResponseError ? error.data : undefined;
       const message = `${error instanceof Error ? error.message : String(error)}${data !== undefined ? `: ${typeof data === 'string' ? data : JSON.stringify(data)}` : ''}`;
       this.log.error(`agent ${this.host.agentName}: sign-in with ${m.id} failed: ${message}`);
-      this.host.transcript.notice('error', `Sign-in with "${m.name}" failed: ${message}`, [{ action: 'signIn', label: 'Sign In…' }, { action: 'openLog', label: 'Open Log' }]);
+      this.host.transcript.notice('error', `Sign-in with "${m.name}" failed: ${message}`, [
+        { action: 'signIn', label: 'Sign In…' },
+        { action: 'openLog', label: 'Open Log' },
+      ]);
       return false;
     } finally {
       this.busy = false;
@@ -142,7 +151,10 @@ export class SignIn {
     await agentSecrets(this.context).set(this.host.agentName, values);
     // Names only: the values are never logged.
     this.log.info(`agent ${this.host.agentName}: stored ${Object.keys(values).join(', ')} in VS Code's secret storage; restarting the agent with them`);
-    this.host.transcript.notice('info', `Saved ${Object.keys(values).join(', ')} for ${this.host.agentName} in VS Code's secret storage. Restarting ${this.host.agentName} with ${Object.keys(values).length > 1 ? 'them' : 'it'}…`);
+    this.host.transcript.notice(
+      'info',
+      `Saved ${Object.keys(values).join(', ')} for ${this.host.agentName} in VS Code's secret storage. Restarting ${this.host.agentName} with ${Object.keys(values).length > 1 ? 'them' : 'it'}…`,
+    );
     return this.host.restartAgent();
   }
 
@@ -186,7 +198,9 @@ export class SignIn {
       // ACP: a non-zero status, no status, or a cancel is a failed sign-in.
       const how = code === undefined ? 'was closed before the login finished' : `ended with exit code ${code}`;
       this.log.warn(`agent ${this.host.agentName}: the sign-in terminal ${how}`);
-      this.host.transcript.notice('warning', `The sign-in terminal ${how}; ${this.host.agentName} was not reconnected.`, [{ action: 'signIn', label: 'Sign In…' }]);
+      this.host.transcript.notice('warning', `The sign-in terminal ${how}; ${this.host.agentName} was not reconnected.`, [
+        { action: 'signIn', label: 'Sign In…' },
+      ]);
       return false;
     }
     this.host.transcript.notice('info', `Sign-in finished. Reconnecting ${this.host.agentName}…`);

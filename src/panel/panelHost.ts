@@ -31,13 +31,23 @@ export class PanelHost implements vscode.Disposable {
       // than beside an empty group.
       { viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: false },
       {
-        enableScripts: true,
-        // Only our own built files: the webview bundle and the stylesheet.
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+        ...webviewOptions(extensionUri),
         enableFindWidget: true,
       },
     );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    return new PanelHost(panel, session, extensionUri, runAction);
+  }
+
+  /**
+   * A panel VS Code restored after a window reload (panelSerializer.ts): its webview options
+   * are set again and it gets a fresh document; the webview's own state (draft, scroll
+   * position) comes back with it, the transcript with the next snapshot.
+   */
+  static revive(panel: vscode.WebviewPanel, session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void): PanelHost {
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
+    panel.title = panelTitle(session);
     return new PanelHost(panel, session, extensionUri, runAction);
   }
 
@@ -80,7 +90,8 @@ export class PanelHost implements vscode.Disposable {
         this.ready = true;
         this.outbox.clear(); // the snapshot supersedes anything queued for the old document
         const input = this.session.takePendingInput();
-        this.post({ type: 'snapshot', status: this.session.status(), entries: this.session.transcript.entries, input });
+        // `folder`: the webview keeps it in its state, so that a reload brings it back to this folder.
+        this.post({ type: 'snapshot', status: this.session.status(), entries: this.session.transcript.entries, input, folder: this.session.key });
         return;
       }
       case 'send':
@@ -146,6 +157,11 @@ export class PanelHost implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     if (!this.panelGone) this.panel.dispose();
   }
+}
+
+/** Scripts on; only our own built files (the webview bundle and the stylesheet). */
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
 }
 
 function panelTitle(session: FolderSession): string {

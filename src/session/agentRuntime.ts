@@ -22,6 +22,9 @@ import { makeQuirks, type Quirks } from './quirks';
 import type { ExitCleanup, StopReport } from './stopReport';
 import type { SessionConfig, SetValue } from './sessionConfig';
 import { SessionControls, type SetConfigResult } from './sessionControls';
+import type { SessionCaps } from './sessionCaps';
+import type { ListOutcome } from './sessionList';
+import { SessionSwitch, type LoadOutcome, type ReopenRequest } from './sessionSwitch';
 import { TurnController, type TurnSettings } from './turnController';
 import type { StopCause, TurnResult } from './turnMachine';
 
@@ -55,6 +58,8 @@ export interface RuntimeOptions {
   mcpServers?: () => McpServer[];
   /** Longest line accepted from the agent (default 64 MiB). */
   maxLineBytes?: number;
+  /** The session to reopen at start instead of session/new, where the agent can (sessionSwitch.ts). */
+  reopen?: ReopenRequest;
 }
 
 export type AgentPhase = 'new' | 'starting' | 'ready' | 'failed' | 'exited';
@@ -142,6 +147,34 @@ export class AgentRuntime {
     this.controls.onDidChange(() => this._onDidChangeState.fire());
   }
 
+    this.switch = new SessionSwitch({
+      name: options.name,
+      log: options.log,
+      cwd: options.launch.cwd,
+      conn: () => this.conn,
+      init: () => this.initResult,
+      timeoutMs: () => settings().initializeTimeoutMs,
+      current: () => this.sessionIdValue,
+      setCurrent: (id) => (this.sessionIdValue = id),
+      params: () => this.controls.newSessionParams(options.launch.cwd, this.initResult),
+      openNew: async () => (await this.controls.open(() => this.conn!.newSession(this.controls.newSessionParams(options.launch.cwd, this.initResult), settings().initializeTimeoutMs), (a) => (this.sessionIdValue = a.sessionId), (n) => this.deliver(n))).sessionId,
+      openExisting: (request, id) => this.controls.open(request, () => (this.sessionIdValue = id), (n) => this.deliver(n)),
+      renote: (n) => this.controls.note(n),
+      onUpdate: this.onUpdate,
+    });
+  }
+
+  /** What the agent can do with sessions besides session/new (load, resume, list, close, delete). */
+  get sessionCaps(): SessionCaps {
+    return this.switch.caps;
+  }
+  /** A load or resume is about to go out (a load's replay follows). */
+  get onSessionOpening() {
+    return this.switch.onOpening;
+  }
+  /** A session became current (new, loaded, resumed), or a reopen failed and which one is current instead. */
+  get onSessionOpened() {
+    return this.switch.onOpened;
   // The turn's side, as the controller has it.
   get onPermission() {
     return this.turns.permissions.onRequest;
@@ -295,11 +328,8 @@ export class AgentRuntime {
       if (this.initResult.protocolVersion !== PROTOCOL_VERSION) throw new ProtocolVersionError(this.initResult.protocolVersion);
       // Sign-in the user chose for an `agent` method: between initialize and session/new.
       if (options.authenticate) await conn.authenticate({ methodId: options.authenticate }, AUTHENTICATE_TIMEOUT_MS);
-      const session = await this.controls.open(
-        () => conn.newSession(this.controls.newSessionParams(launch.cwd, this.initResult), timeout),
-        (answer) => (this.sessionIdValue = answer.sessionId),
-        (n) => this.deliver(n),
-      );
+      // The folder's earlier session where the agent can reopen it, else session/new (sessionSwitch.ts).
+      const session = await this.switch.openFirst(this.options.reopen);
       // Its own helpers (codex-acp's native binary, gemini's relaunched self, claude's Claude
       // Code process) start now.
       await this.turns.refreshBaseline();
@@ -334,6 +364,8 @@ export class AgentRuntime {
     await this.terminals.endAll('new session');
     const conn = this.conn;
     const replaced = this.sessionIdValue;
+    // session/close for the settled old session, where the agent offers it (sessionSwitch.ts).
+    await this.switch.closeCurrent();
     const session = await this.controls.open(
       () => conn.newSession(this.controls.newSessionParams(this.options.launch.cwd, this.initResult), this.settings().initializeTimeoutMs),
       (answer) => (this.sessionIdValue = answer.sessionId),
@@ -342,11 +374,38 @@ export class AgentRuntime {
     this.options.log.info(`agent ${this.name}: new session ${session.sessionId} replaces ${replaced}`);
     this._onDidChangeState.fire();
     await this.turns.sessionReplaced();
+    this.switch.noteNew(session.sessionId, replaced);
     return report;
   }
 
   /** Stop any turn (budget `budgetMs`), then end the agent's whole process tree. */
   async shutdown(cause: StopCause, budgetMs?: number): Promise<StopReport | undefined> {
+  /**
+   * Replace the session with an earlier one (session/load, or session/resume: sessionSwitch.ts),
+   * by newSession's rules: the running turn is stopped first, and an unverified stop (or an
+   * agent that exited meanwhile) replaces nothing (no `outcome`).
+   */
+  async loadSession(sessionId: string, keepTranscript = false): Promise<{ report: StopReport; outcome?: LoadOutcome }> {
+    const report = await this.stop('replace-session');
+    if (report.outcome === 'abort-unverified' || !this.conn || this.phaseValue !== 'ready') return { report };
+    await this.turns.barrier();
+    await this.terminals.endAll('session replaced');
+    const outcome = await this.switch.replace(sessionId, keepTranscript);
+    this._onDidChangeState.fire();
+    await this.turns.sessionReplaced();
+    return { report, outcome };
+  }
+
+  /** session/list, every page (only where the agent offers it). */
+  listSessions(): Promise<ListOutcome> {
+    return this.switch.list();
+  }
+
+  /** session/delete (only where offered; never the current session). */
+  deleteSession(sessionId: string): Promise<void> {
+    return this.switch.delete(sessionId);
+  }
+
     let report: StopReport | undefined;
     if (this.turn.phase !== 'idle') report = await this.stop(cause, budgetMs);
     this.endRequested = true;
@@ -363,6 +422,7 @@ export class AgentRuntime {
     this.controls.dispose();
     this.owned.dispose();
     void this.proc?.end();
+    this.switch.dispose();
     this.conn?.dispose();
   }
 

@@ -130,7 +130,8 @@ export type TranscriptEntry =
     };
 
 export type HostToWebview =
-  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: string }
+  /** `folder`: the workspace folder the panel shows (the webview keeps it for a window reload). */
+  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: string; folder?: string }
   | { type: 'status'; status: PanelStatus }
   /** Add an entry, or replace the entry with the same id (tool updates, permission resolved). */
   | { type: 'upsert'; entry: TranscriptEntry }

@@ -23,7 +23,10 @@ function fakeAgent(dir: string, name: string): string {
   const record = path.join(scratch, `${name}.jsonl`);
   const scenario = JSON.stringify({ prompts: [{ steps: [{ text: `${name} answers` }] }] });
   const file = path.join(dir, name);
-  writeFileSync(file, `#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec "${process.execPath}" "${path.join(extensionPath(), 'dist', 'scripted-agent.js')}" --scenario-json '${scenario}' --record "${record}"\n`);
+  writeFileSync(
+    file,
+    `#!/bin/sh\nELECTRON_RUN_AS_NODE=1 exec "${process.execPath}" "${path.join(extensionPath(), 'dist', 'scripted-agent.js')}" --scenario-json '${scenario}' --record "${record}"\n`,
+  );
   chmodSync(file, 0o755);
   return record;
 }
@@ -43,7 +46,9 @@ function serveFixture(): Promise<{ server: Server; url: string }> {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(body);
     });
-    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/registry/v1/latest/registry.json` }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/registry/v1/latest/registry.json` }),
+    );
   });
 }
 
@@ -147,10 +152,14 @@ describe('agents ready to pick (issue 9)', function () {
     try {
       await setting('registryUrl', url);
       const picking = select();
-      await waitUntil('the picker with the registry and what is installed', () => {
-        const qp = cap.picker();
-        return !!qp && !qp.busy && qp.items.some((i) => /Hermes/.test(i.label)) && !qp.items.some((i) => /checking…/.test(i.description ?? ''));
-      }, 20_000);
+      await waitUntil(
+        'the picker with the registry and what is installed',
+        () => {
+          const qp = cap.picker();
+          return !!qp && !qp.busy && qp.items.some((i) => /Hermes/.test(i.label)) && !qp.items.some((i) => /checking…/.test(i.description ?? ''));
+        },
+        20_000,
+      );
       const qp = cap.picker()!;
       const item = (label: string) => qp.items.find((i) => i.label === label || i.label.endsWith(` ${label}`));
       assert.match(item('goose')?.description ?? '', /^goose · not installed$/);

@@ -56,7 +56,11 @@ describe('sign-in (issue 9)', function () {
     const result = await send('hello');
     assert.deepEqual(result, { status: 'not-sent', reason: text });
     assert.equal((await api()).state()!.lastRestoredInput, 'hello');
-    assert.equal(received(agent.entries(), 'authenticate').length, 0, `authenticate only after the user chose: ${received(agent.entries(), 'authenticate').length} !== 0`);
+    assert.equal(
+      received(agent.entries(), 'authenticate').length,
+      0,
+      `authenticate only after the user chose: ${received(agent.entries(), 'authenticate').length} !== 0`,
+    );
   });
 
   // Sabotage (prepareLaunch ignoring the stored values): "timed out after 20000 ms waiting for the
@@ -114,7 +118,10 @@ describe('sign-in (issue 9)', function () {
     assert.equal(received(agent.entries(), 'authenticate').length, 0);
     const pid = (await api()).state()!.pid;
     assert.equal(await vscode.commands.executeCommand('reins.signIn', 'oauth'), true);
-    assert.deepEqual(received(agent.entries(), 'authenticate').map((w) => w.msg.params), [{ methodId: 'oauth' }]);
+    assert.deepEqual(
+      received(agent.entries(), 'authenticate').map((w) => w.msg.params),
+      [{ methodId: 'oauth' }],
+    );
     assert.equal((await api()).state()!.pid, pid, 'the same process: no restart needed');
     assert.deepEqual(await send('second'), { status: 'completed', stopReason: 'end_turn' });
   });
@@ -149,7 +156,12 @@ describe('sign-in (issue 9)', function () {
     await select(agent.name);
     const starts = events(agent.entries(), 'auth-state').length;
     assert.equal(await vscode.commands.executeCommand('reins.signIn', 'login'), false);
-    assert.ok((await notices()).some((n) => n.text === `The sign-in terminal ended with exit code 3; ${agent.name} was not reconnected.` && n.actions.includes('signIn')), JSON.stringify(await notices()));
+    assert.ok(
+      (await notices()).some(
+        (n) => n.text === `The sign-in terminal ended with exit code 3; ${agent.name} was not reconnected.` && n.actions.includes('signIn'),
+      ),
+      JSON.stringify(await notices()),
+    );
     assert.equal(events(agent.entries(), 'auth-state').length, starts, 'no restart');
   });
 });

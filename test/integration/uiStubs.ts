@@ -23,7 +23,7 @@ export function stubWindow(impls: Partial<Record<WindowFn, (args: unknown[], ori
     calls[name] = [];
     win[name] = (...args: unknown[]) => {
       calls[name].push(args);
-      return impl!(args, original.bind(vscode.window));
+      return impl(args, original.bind(vscode.window));
     };
   }
   return {

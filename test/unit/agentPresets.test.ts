@@ -73,7 +73,10 @@ describe('agent presets', () => {
 
   it('lists presets first, then configured agents that are not presets', () => {
     const list = catalog({ mine: { command: '/opt/mine' }, claude: { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp@0.23.1'] } });
-    assert.deepEqual(list.map((a) => `${a.name}${a.configured ? '*' : ''}`), ['goose', 'opencode', 'claude*', 'codex', 'gemini', 'qwen', 'pi', 'mine*']);
+    assert.deepEqual(
+      list.map((a) => `${a.name}${a.configured ? '*' : ''}`),
+      ['goose', 'opencode', 'claude*', 'codex', 'gemini', 'qwen', 'pi', 'mine*'],
+    );
     assert.equal(findAgent({}, 'qwen')?.entry.command, 'qwen', 'a preset resolves with no settings');
     assert.equal(findAgent({}, 'nope'), undefined);
   });
@@ -101,14 +104,25 @@ describe('agent presets', () => {
     const goose = agentItem(agents[0], av.get('goose'), 'goose');
     assert.equal(goose.current, true);
     assert.match(goose.description, /^goose · installed: .*\/goose$/);
-    const claude = agentItem(agents.find((a) => a.name === 'claude')!, av.get('claude'), 'goose');
+    const claude = agentItem(
+      agents.find((a) => a.name === 'claude')!,
+      av.get('claude'),
+      'goose',
+    );
     assert.match(claude.description, /runs through npx \(npm @zed-industries\/claude-agent-acp\), downloaded on first use/);
     assert.equal(claude.install, undefined, 'runnable: no install step needed');
     const none = await availability(agents, finderOn(binDir([])));
-    const qwen = agentItem(agents.find((a) => a.name === 'qwen')!, none.get('qwen'), 'goose');
+    const qwen = agentItem(
+      agents.find((a) => a.name === 'qwen')!,
+      none.get('qwen'),
+      'goose',
+    );
     assert.equal(qwen.install, 'npm install -g @qwen-code/qwen-code');
     assert.equal(qwen.detail, 'Install: npm install -g @qwen-code/qwen-code');
-    assert.match(availabilityText({ kind: 'installed', found: { path: '/x/bin/gemini', via: 'login-shell', shell: '/bin/zsh' } }), /found through your login shell/);
+    assert.match(
+      availabilityText({ kind: 'installed', found: { path: '/x/bin/gemini', via: 'login-shell', shell: '/bin/zsh' } }),
+      /found through your login shell/,
+    );
     const items = pickerItems(agents, none, 'demo', undefined);
     assert.deepEqual(
       items.filter((i) => i.kind === 'separator').map((i) => i.label),

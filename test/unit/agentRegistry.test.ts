@@ -44,7 +44,10 @@ describe('ACP registry', () => {
     assert.ok(!agents.some((a) => a.id === 'sneaky' || a.id === 'Bad_Id' || a.id === 'noversion'));
     assert.equal(agents.filter((a) => a.id === 'gemini').length, 1);
     assert.equal(skipped.length, 5, skipped.join('\n'));
-    assert.ok(skipped.some((s) => /sneaky: npx.package is missing or not a package name/.test(s)), skipped.join('\n'));
+    assert.ok(
+      skipped.some((s) => /sneaky: npx.package is missing or not a package name/.test(s)),
+      skipped.join('\n'),
+    );
     assert.ok(skipped.some((s) => /gemini is listed twice/.test(s)));
     assert.throws(() => parseRegistry({ version: '1' }), /not an ACP registry index/);
   });

@@ -14,14 +14,29 @@ import { events, readRecord, received } from '../fixtures/scriptedAgent/records'
 const agentJs = path.resolve(__dirname, '../../../dist/scripted-agent.js');
 
 const METHODS = [
-  { id: 'key', name: 'API key', type: 'env_var', link: 'https://example.com/keys', vars: [{ name: 'SCRIPTED_KEY', label: 'Key' }, { name: 'SCRIPTED_ORG', optional: true, secret: false }] },
+  {
+    id: 'key',
+    name: 'API key',
+    type: 'env_var',
+    link: 'https://example.com/keys',
+    vars: [
+      { name: 'SCRIPTED_KEY', label: 'Key' },
+      { name: 'SCRIPTED_ORG', optional: true, secret: false },
+    ],
+  },
   { id: 'login', name: 'Log in', type: 'terminal', args: ['--login'], env: { LOGIN_MODE: '1', 'BAD NAME': 'x' } },
   { id: 'oauth', name: 'Browser', description: 'Opens a browser' },
 ];
 
 describe('sign-in methods', () => {
   it('reads agent, env_var and terminal methods with their defaults; unknown and malformed ones are left out', () => {
-    const methods = parseAuthMethods([...METHODS, { id: 'x', name: 'X', type: '_vendor' }, { name: 'no id' }, { id: 'e', name: 'E', type: 'env_var', vars: [] }, { id: 'key', name: 'dup' }]);
+    const methods = parseAuthMethods([
+      ...METHODS,
+      { id: 'x', name: 'X', type: '_vendor' },
+      { name: 'no id' },
+      { id: 'e', name: 'E', type: 'env_var', vars: [] },
+      { id: 'key', name: 'dup' },
+    ]);
     assert.deepEqual(methods, [
       {
         type: 'env_var',
@@ -38,7 +53,12 @@ describe('sign-in methods', () => {
       { type: 'agent', id: 'oauth', name: 'Browser', description: 'Opens a browser' },
     ]);
     assert.deepEqual(parseAuthMethods([{ id: 'old', name: 'Old', type: 'env_var', varName: 'OLD_KEY' }])[0], {
-      type: 'env_var', id: 'old', name: 'Old', description: undefined, link: undefined, vars: [{ name: 'OLD_KEY', label: undefined, secret: true, optional: false }],
+      type: 'env_var',
+      id: 'old',
+      name: 'Old',
+      description: undefined,
+      link: undefined,
+      vars: [{ name: 'OLD_KEY', label: undefined, secret: true, optional: false }],
     });
     assert.deepEqual(parseAuthMethods(undefined), []);
   });
@@ -78,10 +98,16 @@ describe('sign-in against the scripted agent', function () {
   // not be told from any other, so no sign-in was offered.
   it('a refused session/new fails the start with code -32000 and the advertised methods; nothing is authenticated', async () => {
     const { rt, record } = runtime({});
-    const error = await rt.start().then(() => undefined, (e: unknown) => e);
+    const error = await rt.start().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof StartError, String(error));
     assert.equal(error.failure.code, AUTH_REQUIRED);
-    assert.deepEqual(parseAuthMethods(error.failure.authMethods).map((m) => m.id), ['key', 'login', 'oauth']);
+    assert.deepEqual(
+      parseAuthMethods(error.failure.authMethods).map((m) => m.id),
+      ['key', 'login', 'oauth'],
+    );
     assert.equal(received(readRecord(record), 'authenticate').length, 0, 'authenticate only after the user chose');
     const init = received(readRecord(record), 'initialize')[0].msg.params as { clientCapabilities: { auth?: { terminal?: boolean } } };
     assert.equal(init.clientCapabilities.auth?.terminal, true, 'Reins can run terminal logins');
@@ -91,7 +117,9 @@ describe('sign-in against the scripted agent', function () {
     const { rt, record } = runtime({});
     await rt.start({ authenticate: 'oauth' });
     assert.equal(rt.phase, 'ready');
-    const methods = readRecord(record).filter((e) => e.dir === 'in').map((e) => (e as { msg: { method?: string } }).msg.method);
+    const methods = readRecord(record)
+      .filter((e) => e.dir === 'in')
+      .map((e) => (e as { msg: { method?: string } }).msg.method);
     assert.deepEqual(methods, ['initialize', 'authenticate', 'session/new']);
   });
 
@@ -99,7 +127,10 @@ describe('sign-in against the scripted agent', function () {
     const { rt, record, log } = runtime({}, { SCRIPTED_KEY: 'sk-unit-secret-1' });
     await rt.start();
     assert.equal(events(readRecord(record), 'auth-env')[0].sha256, sha256('sk-unit-secret-1'));
-    assert.ok(log.lines.some((l) => /env keys SCRIPTED_KEY/.test(l)), log.lines.join('\n'));
+    assert.ok(
+      log.lines.some((l) => /env keys SCRIPTED_KEY/.test(l)),
+      log.lines.join('\n'),
+    );
     assert.ok(!log.lines.join('\n').includes('sk-unit-secret-1'));
   });
 
