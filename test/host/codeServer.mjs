@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureCodeServer, hostEnv } from './installCodeServer.mjs';
+import { ensureCodeServer, hostEnv, vscodeOptionArgs } from './installCodeServer.mjs';
 
 // ---- cleanup that also runs on Ctrl-C, kill and crashes ---------------------------------
 const cleanups = new Set();
@@ -113,9 +113,9 @@ export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.
     '--user-data-dir', ud,
     '--extensions-dir', join(scratch, 'extensions'),
     // Otherwise the login shell's profile is merged into the extension host's env.
-    '--vscode-option', 'force-disable-user-env',
+    ...vscodeOptionArgs(['force-disable-user-env']),
     // Required for the payload (extensionDevelopmentPath / extensionTestsPath) to be honoured.
-    '--vscode-option', 'enable-smoke-test-driver',
+    ...vscodeOptionArgs(['enable-smoke-test-driver']),
     ...(folder ? [folder] : []),
   ];
   // Per-run XDG dirs: code-server writes its config there, and parallel runs must not share it.

@@ -17,14 +17,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const DEFAULT_CODE_SERVER_VERSION = '4.139.1';
 export const CODE_SERVER_VERSION = process.env.REINS_CODE_SERVER_VERSION || DEFAULT_CODE_SERVER_VERSION;
 // The Node each code-server's engines (and postinstall check) ask for, and the VS Code it bundles.
-// Versions not listed are looked up on npm (engines.node) when first used. 4.90.3 gets the Node
-// 20 of its time: its kerberos module's node-addon-api no longer compiles against the headers
-// of Node 20.20 (node_api_basic_finalize).
+// Versions not listed are looked up on npm (engines.node) when first used. 4.90.3 gets the
+// latest Node 20 (the suite's mocha 12 needs require(esm), Node 20.19+), and its kerberos
+// module, whose node-addon-api predates Node 20's const node_api_basic_finalize, builds with
+// -fpermissive.
 const KNOWN = {
   '4.139.1': { node: '24', vscode: '1.139.1' },
   // Its postinstall refuses to run as root under npm unless npm_config_unsafe_perm=true.
   // Its @vscode/ripgrep 1.15.9 downloads rg from GitHub at install: see seedRipgrep().
-  '4.90.3': { node: '20.11.1', vscode: '1.90.2', unsafePerm: true, ripgrep: { pkg: '1.15.9', tag: 'v13.0.0-10' } },
+  // It has no --vscode-option yet: see legacyVscodeOptions.
+  '4.90.3': { node: '20', cxxflags: '-fpermissive', vscode: '1.90.2', unsafePerm: true, ripgrep: { pkg: '1.15.9', tag: 'v13.0.0-10' }, legacyVscodeOptions: true },
 };
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -41,6 +43,26 @@ export function nodeVersion() {
   const major = /(\d+)/.exec(r.stdout ?? '')?.[1];
   if (r.status !== 0 || !major) throw new Error(`cannot tell which Node code-server@${CODE_SERVER_VERSION} needs: ${(r.stderr ?? '').trim()}`);
   return (nodeVersionCache = major);
+}
+
+// VS Code server options that code-server passes on with `--vscode-option NAME`. Code-servers
+// before that flag pass on every option they know, and reject the others: for them the install
+// adds these to the options they know (out/node/cli.js), and they are given as `--NAME`.
+const VSCODE_OPTIONS = ['force-disable-user-env', 'enable-smoke-test-driver'];
+
+/** The command-line arguments that hand VS Code server options (from VSCODE_OPTIONS) through code-server. */
+export function vscodeOptionArgs(names) {
+  for (const n of names) if (!VSCODE_OPTIONS.includes(n)) throw new Error(`not a known VS Code option: ${n}`);
+  return KNOWN[CODE_SERVER_VERSION]?.legacyVscodeOptions ? names.map((n) => `--${n}`) : names.flatMap((n) => ['--vscode-option', n]);
+}
+
+function teachLegacyVscodeOptions(paths) {
+  const cli = join(paths.codeServerDir, 'out', 'node', 'cli.js');
+  const text = readFileSync(cli, 'utf8');
+  const anchor = 'exports.options = {\n';
+  if (!text.includes(anchor)) throw new Error(`${cli}: cannot find its options to add ${VSCODE_OPTIONS.join(', ')}`);
+  const added = VSCODE_OPTIONS.map((n) => `    "${n}": { type: "boolean", description: "(added by Reins' test host)" },\n`).join('');
+  writeFileSync(cli, text.replace(anchor, anchor + added));
 }
 
 /** Paths inside the cache; valid once ensureCodeServer() resolved. */
@@ -278,10 +300,12 @@ export async function ensureCodeServer({ quiet = false } = {}) {
       // Older code-servers check for it as root; npm 7+ no longer knows it (and says so otherwise).
       ...(process.getuid?.() === 0 && (KNOWN[CODE_SERVER_VERSION]?.unsafePerm ?? true) ? { npm_config_unsafe_perm: 'true' } : {}),
       ...(ripgrepTmp ? { TMPDIR: ripgrepTmp } : {}),
+      ...(KNOWN[CODE_SERVER_VERSION]?.cxxflags ? { CXXFLAGS: `${process.env.CXXFLAGS ?? ''} ${KNOWN[CODE_SERVER_VERSION].cxxflags}`.trim() } : {}),
     };
     // --foreground-scripts: the native builds' progress stays visible (and their errors).
     await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', ...npmQuiet], { cwd: join(paths.dir, 'server'), env, stdio });
 
+    if (KNOWN[CODE_SERVER_VERSION]?.legacyVscodeOptions) teachLegacyVscodeOptions(paths);
     const version = await capture(paths.node, [paths.codeServerEntry, '--version'], { env: hostEnv(paths) });
     log(
       `code-server --version: ${

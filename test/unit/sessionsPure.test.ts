@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { ListSessionsResponse } from '@agentclientprotocol/sdk';
 import { RestartBudget } from '../../src/session/restartBudget';
 import { reopenMethod, saysUnknownSession, sessionCaps } from '../../src/session/sessionCaps';
-import { listAllSessions, newestFirst } from '../../src/session/sessionList';
+import { describeWhen, listAllSessions, newestFirst } from '../../src/session/sessionList';
 import { MemoryKeyValue, SessionStore } from '../../src/session/sessionStore';
 import { restorable, saveTranscript } from '../../src/session/savedTranscript';
 import { Transcript } from '../../src/session/transcript';
@@ -52,7 +52,7 @@ describe('sessions: session/list paging', () => {
 
   it('a cursor that comes round again ends the loop (and says so)', async () => {
     let calls = 0;
-    // Sabotage (the seen-cursor check removed): the loop ran to the 50-page cap: "incomplete: stopped after 50 pages".
+    // Sabotage (the seen-cursor check removed): the loop ran to the 50-page cap: "Expected values to be strictly equal: -50 +2".
     const out = await listAllSessions(async (cursor) => (calls++, cursor === undefined ? page(['a'], 'x') : page(['b'], 'x')), '/w');
     assert.equal(calls, 2);
     assert.match(out.incomplete ?? '', /gave cursor "x" twice/);
@@ -77,6 +77,16 @@ describe('sessions: session/list paging', () => {
       '/w',
     );
     assert.deepEqual(out.sessions, [{ sessionId: 'a', title: 'Fix it' }, { sessionId: 'b' }]);
+  });
+
+  it('says when, for the picker', () => {
+    const now = Date.parse('2026-03-10T12:00:00Z');
+    assert.equal(describeWhen('2026-03-10T11:59:30Z', now), 'just now');
+    assert.equal(describeWhen('2026-03-10T11:55:00Z', now), '5 minutes ago');
+    assert.equal(describeWhen('2026-03-10T09:00:00Z', now), '3 hours ago');
+    assert.equal(describeWhen('2026-03-09T09:00:00Z', now), 'yesterday');
+    assert.equal(describeWhen('2026-01-02T09:00:00Z', now), '2026-01-02');
+    assert.equal(describeWhen('not a date', now), undefined);
   });
 
   it('newest first by updatedAt, undated last in their order', () => {
@@ -178,7 +188,7 @@ describe('sessions: the transcript and a replay', () => {
     update({ sessionUpdate: 'user_message_chunk', content: text('two'), messageId: 'm2' });
     tr.user('typed');
     update({ sessionUpdate: 'user_message_chunk', content: text('echo') });
-    // Sabotage (each chunk its own entry, as before): ["Hello ", "agent", "Hi!", …].
+    // Sabotage (each chunk its own entry, as before): "+ 'Hello ', + 'agent', - 'Hello agent',".
     assert.deepEqual(
       tr.entries.map((e) => (e.kind === 'user' ? e.text : e.kind === 'agent' ? e.markdown : e.kind)),
       ['Hello agent', 'Hi!', 'one', 'two', 'typed', 'echo'],
