@@ -52,6 +52,7 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     () => {
       following = atBottom();
       jumpButton.hidden = following;
+      save();
     },
     { passive: true },
   );
@@ -66,7 +67,6 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     toEnd();
   };
   jumpButton.addEventListener('click', stick);
-
   const settle = (): void => {
     const saved = earlier;
     earlier = undefined;
@@ -75,6 +75,7 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     scroller.scrollTop = saved.top;
     jumpButton.hidden = atBottom();
   };
+
   // Layout changes we do not drive (window resize, the composer growing, a <details>
   // opening) also move the end.
   new ResizeObserver(follow).observe(content);

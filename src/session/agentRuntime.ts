@@ -92,6 +92,8 @@ export class AgentRuntime {
   private readonly turns: TurnController;
   /** Modes, config options, commands, title, usage; the session's MCP servers and early updates. */
   private readonly controls: SessionControls;
+  /** Load, resume, close, list, delete: sessions beyond session/new. */
+  private readonly switch: SessionSwitch;
   /** Why the last start failed, for `sendPrompt`'s answer (a version mismatch names both versions). */
   private startFailureValue: string | undefined;
   /** Set when Reins itself ends the agent (force stop, shutdown, dispose): that exit is no failure. */
@@ -145,8 +147,6 @@ export class AgentRuntime {
       mcpServers: options.mcpServers,
     });
     this.controls.onDidChange(() => this._onDidChangeState.fire());
-  }
-
     this.switch = new SessionSwitch({
       name: options.name,
       log: options.log,
@@ -175,6 +175,8 @@ export class AgentRuntime {
   /** A session became current (new, loaded, resumed), or a reopen failed and which one is current instead. */
   get onSessionOpened() {
     return this.switch.onOpened;
+  }
+
   // The turn's side, as the controller has it.
   get onPermission() {
     return this.turns.permissions.onRequest;
@@ -362,24 +364,22 @@ export class AgentRuntime {
     await this.turns.barrier();
     // The old session's terminals end with it (after the listing: the stopped turn's show there).
     await this.terminals.endAll('new session');
-    const conn = this.conn;
-    const replaced = this.sessionIdValue;
     // session/close for the settled old session, where the agent offers it (sessionSwitch.ts).
     await this.switch.closeCurrent();
+    const conn = this.conn;
+    const replaced = this.sessionIdValue;
     const session = await this.controls.open(
       () => conn.newSession(this.controls.newSessionParams(this.options.launch.cwd, this.initResult), this.settings().initializeTimeoutMs),
       (answer) => (this.sessionIdValue = answer.sessionId),
       (n) => this.deliver(n),
     );
     this.options.log.info(`agent ${this.name}: new session ${session.sessionId} replaces ${replaced}`);
+    this.switch.noteNew(session.sessionId, replaced);
     this._onDidChangeState.fire();
     await this.turns.sessionReplaced();
-    this.switch.noteNew(session.sessionId, replaced);
     return report;
   }
 
-  /** Stop any turn (budget `budgetMs`), then end the agent's whole process tree. */
-  async shutdown(cause: StopCause, budgetMs?: number): Promise<StopReport | undefined> {
   /**
    * Replace the session with an earlier one (session/load, or session/resume: sessionSwitch.ts),
    * by newSession's rules: the running turn is stopped first, and an unverified stop (or an
@@ -406,6 +406,8 @@ export class AgentRuntime {
     return this.switch.delete(sessionId);
   }
 
+  /** Stop any turn (budget `budgetMs`), then end the agent's whole process tree. */
+  async shutdown(cause: StopCause, budgetMs?: number): Promise<StopReport | undefined> {
     let report: StopReport | undefined;
     if (this.turn.phase !== 'idle') report = await this.stop(cause, budgetMs);
     this.endRequested = true;
@@ -420,9 +422,9 @@ export class AgentRuntime {
     this.endRequested = true;
     this.turns.dispose();
     this.controls.dispose();
+    this.switch.dispose();
     this.owned.dispose();
     void this.proc?.end();
-    this.switch.dispose();
     this.conn?.dispose();
   }
 

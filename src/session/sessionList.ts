@@ -82,3 +82,16 @@ function samePath(a: string, b: string): boolean {
   const norm = (p: string) => p.replace(/[\\/]+$/, '');
   return norm(a) === norm(b);
 }
+
+/** "just now", "5 minutes ago", "3 hours ago", "yesterday", else the date: for the picker. */
+export function describeWhen(iso: string | undefined, now = Date.now()): string | undefined {
+  const t = iso ? Date.parse(iso) : NaN;
+  if (Number.isNaN(t)) return undefined;
+  const minutes = Math.floor((now - t) / 60_000);
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'} ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} hour${hours === 1 ? '' : 's'} ago`;
+  if (hours < 48) return 'yesterday';
+  return new Date(t).toISOString().slice(0, 10);
+}
