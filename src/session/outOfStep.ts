@@ -8,8 +8,6 @@ export interface TurnFacts {
   /** The turn before this one, in this session, was stopped (cancelled). */
   afterStop: boolean;
   stopReason: string;
-  /** Any message, thought, tool call or plan arrived during the turn. */
-  sawContent: boolean;
   /** The prompt response's `usage`, as sent. */
   usage: unknown;
 }
@@ -21,9 +19,14 @@ function isZeroUsage(usage: unknown): boolean {
   return numbers.length > 0 && numbers.every((n) => n === 0);
 }
 
-/** The signature: right after a stopped turn, an empty `end_turn` that used no tokens. */
+/**
+ * The signature: right after a stopped turn, an `end_turn` that used no tokens. Usually it is
+ * empty; after a second `session/cancel` sent while the agent was behind, it carried one stale
+ * chunk (`slow 1 `) with the same zero usage (measured, test/agents/README.md), so content
+ * alone does not clear it. A turn with real work always reports tokens.
+ */
 export function looksOutOfStep(t: TurnFacts): boolean {
-  return t.afterStop && t.stopReason === 'end_turn' && !t.sawContent && isZeroUsage(t.usage);
+  return t.afterStop && t.stopReason === 'end_turn' && isZeroUsage(t.usage);
 }
 
 /** What Reins does when it sees the signature (per agent, from its quirk entry). */
