@@ -26,7 +26,14 @@ const KNOWN = {
   // Its postinstall refuses to run as root under npm unless npm_config_unsafe_perm=true.
   // Its @vscode/ripgrep 1.15.9 downloads rg from GitHub at install: see seedRipgrep().
   // It has no --vscode-option yet: see legacyVscodeOptions.
-  '4.90.3': { node: '20', cxxflags: '-fpermissive', vscode: '1.90.2', unsafePerm: true, ripgrep: { pkg: '1.15.9', tag: 'v13.0.0-10' }, legacyVscodeOptions: true },
+  '4.90.3': {
+    node: '20',
+    cxxflags: '-fpermissive',
+    vscode: '1.90.2',
+    unsafePerm: true,
+    ripgrep: { pkg: '1.15.9', tag: 'v13.0.0-10' },
+    legacyVscodeOptions: true,
+  },
 };
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
