@@ -7,9 +7,11 @@ import { registerSignInCommands } from './auth/commands';
 import { registerCommands, updateContextKeys } from './commands';
 import type { SendResult, StopResult } from './folderSession';
 import { createLog, logError } from './log';
+import { registerPanelSerializer, revivePanel } from './panel/panelSerializer';
 import { Reins } from './reins';
 import type { StopReport } from './session/agentRuntime';
 import type { TranscriptEntry } from './shared/messages';
+import { registerSessionCommands } from './sessions';
 import { StatusBar } from './statusBar';
 
 let reins: Reins | undefined;
@@ -20,6 +22,8 @@ export interface ReinsApi {
   /** The folder holding this extension's log files (the Reins channel's file is below it). */
   logUri: vscode.Uri;
   onDidStop: vscode.Event<StopReport>;
+  /** What VS Code calls to restore a Reins panel after a window reload (panel/panelSerializer.ts); tests call it with a panel of their own. */
+  revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
 }
 
 export interface ReinsState {
@@ -47,6 +51,8 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     const statusBar = new StatusBar(reins);
     const onDidStop = new vscode.EventEmitter<StopReport>();
     context.subscriptions.push(reins, statusBar, onDidStop, ...registerCommands(reins), ...registerSignInCommands(reins, context));
+    // Sessions that survive: load / list / delete / the picker, and the panel after a window reload.
+    context.subscriptions.push(...registerSessionCommands(reins), registerPanelSerializer(reins));
     context.subscriptions.push(
       reins.onDidChange(() => updateContextKeys(reins!)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => updateContextKeys(reins!)),
@@ -68,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     return {
       logUri: context.logUri,
       onDidStop: onDidStop.event,
+      revivePanel: (panel, state) => revivePanel(r, panel, state),
       state(folder) {
         const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
         const s = wf ? r.session(wf) : r.activeSession();
