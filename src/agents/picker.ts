@@ -21,6 +21,9 @@ const RUN: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('terminal'
 /** The registry index, fetched once per window while it answers (it changes daily at most). */
 let registryCache: { url: string; at: number; parsed: ParsedRegistry } | undefined;
 const REGISTRY_TTL_MS = 60 * 60_000;
+/** Offline: not asked again (nor logged again) for a while; the presets are listed meanwhile. */
+let registryFailure: { url: string; at: number } | undefined;
+const FAILURE_TTL_MS = 10 * 60_000;
 
 export function registryUrl(): string {
   const v = vscode.workspace.getConfiguration('reins').get<string>('registryUrl');
@@ -32,6 +35,7 @@ export async function loadRegistry(log: vscode.LogOutputChannel): Promise<Regist
   const url = registryUrl();
   if (!url) return undefined;
   if (registryCache && registryCache.url === url && Date.now() - registryCache.at < REGISTRY_TTL_MS) return registryCache.parsed.agents;
+  if (registryFailure && registryFailure.url === url && Date.now() - registryFailure.at < FAILURE_TTL_MS) return undefined;
   try {
     const parsed = await fetchRegistry(url);
     registryCache = { url, at: Date.now(), parsed };
@@ -41,6 +45,7 @@ export async function loadRegistry(log: vscode.LogOutputChannel): Promise<Regist
     return parsed.agents;
   } catch (error) {
     const why = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+    registryFailure = { url, at: Date.now() };
     log.info(`ACP registry not reachable (${url}: ${why}); the agent picker lists the presets`);
     return undefined;
   }
