@@ -51,8 +51,6 @@ export interface TurnPort {
   turnTerminals?(turnId: number): number[];
 }
 
-/** Updates that show the turn doing something: an answer that comes with none of them is empty. */
-const CONTENT_UPDATES = new Set(['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
 
 export class TurnController {
   private machine: MachineState = initialState;
@@ -61,9 +59,10 @@ export class TurnController {
   private readonly turnBlocks = new Map<number, ContentBlock[]>();
   private readonly turnResults = new Map<number, Deferred<TurnResult>>();
   private turnToolIds = new Set<string>();
-  /** Facts for spotting an answer that belongs to the turn before (see outOfStep.ts). */
-  private turnSawContent = false;
+  /** The turn before ended stopped: the next answer may be one turn behind (outOfStep.ts). */
   private lastTurnStopped = false;
+  /** Step 2 just answered permissions: step 3's cancel goes once those answers are written. */
+  private answersInFlight = false;
   private turnBudgetTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Map<TimerName, NodeJS.Timeout>();
   private currentStop: Deferred<StopReport> | undefined;
@@ -153,7 +152,6 @@ export class TurnController {
     this.turnResults.set(turnId, result);
     this.leftovers.beginTurn(Date.now());
     this.turnToolIds = new Set();
-    this.turnSawContent = false;
     this._onTurnStarted.fire({ turnId, text });
     this.dispatch({ kind: 'submit', at: Date.now() });
     const { turnTimeoutMs } = this.port.settings();
@@ -227,6 +225,7 @@ export class TurnController {
       case 'sendCancel':
         return this.sendCancel(effect.why);
       case 'cancelPermissions':
+        this.answersInFlight = this.permissions.size > 0;
         return this.permissions.cancelAll();
       case 'markToolsCancelled':
         return this._onToolsCancelled.fire(effect.turnId);
@@ -261,10 +260,9 @@ export class TurnController {
         const outOfStep = looksOutOfStep({
           afterStop: this.lastTurnStopped,
           stopReason,
-          sawContent: this.turnSawContent,
           usage: (response as { usage?: unknown } | undefined)?.usage,
         });
-        if (outOfStep) this.port.log.warn(`agent ${this.port.name} answered turn ${turnId} with an empty end_turn right after a stopped turn: it is one turn behind`);
+        if (outOfStep) this.port.log.warn(`agent ${this.port.name} answered turn ${turnId} with end_turn and zero usage right after a stopped turn: it is one turn behind`);
         this.dispatch({ kind: 'answered', turnId, stopReason, outOfStep, at: Date.now() });
       },
       (error: unknown) => {
@@ -283,6 +281,14 @@ export class TurnController {
   }
 
   private sendCancel(why: string): void {
+    if (this.answersInFlight) {
+      // The permission answers of step 2 are written when their promises settle (microtasks);
+      // the cancel waits for them, so the agent reads them first (gemini and qwen never answer
+      // the prompt while a permission is open).
+      this.answersInFlight = false;
+      setImmediate(() => this.sendCancel(why));
+      return;
+    }
     const { conn, sessionId } = this.port.link();
     if (!conn || !sessionId || conn.isClosed) {
       this.port.log.debug(`session/cancel (${why}) not sent: the connection is closed`);
@@ -373,7 +379,6 @@ export class TurnController {
     if (this.port.quirks.isIdleSignal(notification)) this.dispatch({ kind: 'idleSignal', at: Date.now() });
     const update = notification.update;
     const turn = this.machine.turn;
-    if (turn.phase === 'running' && CONTENT_UPDATES.has(update.sessionUpdate)) this.turnSawContent = true;
     if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && turn.phase !== 'idle') {
       this.leftovers.noteTool(update.toolCallId, update.title, update.rawInput, Date.now());
     }

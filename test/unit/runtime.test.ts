@@ -184,7 +184,9 @@ describe('runtime against the scripted agent', function () {
     // (arrival order, not a time bound: under load the two may arrive milliseconds apart).
     // (Sabotage, the cancelPermissions effect removed: the permission was only cleared when the
     // turn ended, after the cancel; the deepEqual above failed, "Expected values to be strictly
-    // deep-equal", as no answer had reached the agent when its cancel did.)
+    // deep-equal", as no answer had reached the agent when its cancel did. Sabotage, the cancel
+    // not waiting for the answers to be written: "permission answered before the cancel" —
+    // the answer went out a few ms after the cancel, as vscode-jsonrpc writes it a tick later.)
     assert.ok(entries.indexOf(answer!) < entries.indexOf(cancels(entries)[0]), 'permission answered before the cancel');
     assert.equal(report.outcome, 'aborted');
   });
