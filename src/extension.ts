@@ -10,7 +10,7 @@ import { createLog, logError } from './log';
 import { registerPanelSerializer, revivePanel } from './panel/panelSerializer';
 import { Reins } from './reins';
 import type { StopReport } from './session/agentRuntime';
-import type { TranscriptEntry } from './shared/messages';
+import type { SessionView, TranscriptEntry } from './shared/messages';
 import { registerSessionCommands } from './sessions';
 import { StatusBar } from './statusBar';
 
@@ -38,6 +38,8 @@ export interface ReinsState {
   lastStop: StopReport | undefined;
   lastRestoredInput: string | undefined;
   sent: { prompts: number; cancels: number };
+  /** The session's mode, model, slash commands, title and usage. */
+  session?: SessionView;
 }
 
 export type { SendResult, StopResult };
@@ -92,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
           lastStop: s.runtime?.lastStopReport,
           lastRestoredInput: s.lastRestoredInput,
           sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
+          session: status.session,
         };
       },
     };

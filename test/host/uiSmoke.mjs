@@ -4,7 +4,8 @@
 // webview → wait for the (offline, scripted) agent's answer. Screenshot: test-results/ui-smoke.png.
 //
 // Selectors are a contract with the webview (media/webview): #prompt-input, #transcript,
-// .entry.user, .entry.agent, .entry.tool, .entry.permission button[data-option-id], #stop, #status.
+// .entry.user, .entry.agent, .entry.tool, .entry.permission button[data-option-id], #stop, #status,
+// #session-mode, #session-model, #slash-completion .slash-item.
 //
 // Standalone: `node test/host/uiSmoke.mjs` (needs dist/ built); run.mjs calls runUiSmoke().
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -155,6 +156,35 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
     await page.screenshot({ path: join(resultsDir, 'ui-smoke.png') });
     log(`screenshot: ${join(resultsDir, 'ui-smoke.png')}`);
 
+    // The session line and slash completion: the demonstration offers a (pretend) mode and model
+    // and two slash commands. `/` lists them; Enter takes one and must not also send the prompt.
+    await step('header shows the mode and model', async () => {
+      await frame.locator('#session-mode', { hasText: 'Ask' }).waitFor({ timeout: 10_000 });
+      await frame.locator('#session-model', { hasText: 'Scripted' }).waitFor({ timeout: 10_000 });
+    });
+    // Sabotage (slashCompletion.ts's keydown without stopImmediatePropagation), this printed:
+    //   step ""/" lists the slash commands; …" failed: the input holds "", want "/slow "
+    await step('"/" lists the slash commands; Enter takes one without sending', async () => {
+      const users = await frame.locator('.entry.user').count();
+      const input = frame.locator('#prompt-input');
+      await input.click();
+      await input.pressSequentially('/sl', { delay: 15 });
+      await frame.locator('#slash-completion .slash-item', { hasText: '/slow' }).first().waitFor({ timeout: 5_000 });
+      await input.press('Enter');
+      const value = await input.inputValue();
+      if (value !== '/slow ') throw new Error(`the input holds ${JSON.stringify(value)}, want "/slow "`);
+      await frame.waitForTimeout(300);
+      if ((await frame.locator('.entry.user').count()) !== users) throw new Error('Enter on a completion also sent the prompt');
+      await input.fill('');
+    });
+    await step('a click on the model opens its picker; the choice shows in the header', async () => {
+      await frame.locator('#session-model').click();
+      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Scripted, slow' });
+      await row.first().waitFor({ state: 'visible', timeout: 10_000 });
+      await row.first().click();
+      await frame.locator('#session-model', { hasText: 'slow' }).waitFor({ timeout: 10_000 });
+    });
+
     // Stop as a person would: a slow turn, the Stop affordances that appear only while it runs
     // (panel button, editor title action, status bar), Escape in the panel, the confirmed stop.
     const statusItem = page.locator('.statusbar-item', { hasText: 'demo' });
@@ -170,6 +200,18 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await frame.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
       await titleStop.first().waitFor({ state: 'visible', timeout: 10_000 });
       await page.locator('.statusbar-item', { hasText: 'working' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    });
+    // Sabotage (Escape closing the list without preventDefault/stopImmediatePropagation), this printed:
+    //   step "Escape first closes an open slash list, …" failed: the Escape that closed the list also stopped the turn
+    await step('Escape first closes an open slash list, and the turn goes on', async () => {
+      const input = frame.locator('#prompt-input');
+      await input.pressSequentially('/', { delay: 15 });
+      await frame.locator('#slash-completion').waitFor({ state: 'visible', timeout: 5_000 });
+      await input.press('Escape');
+      await frame.locator('#slash-completion').waitFor({ state: 'hidden', timeout: 5_000 });
+      await frame.waitForTimeout(300);
+      if (!(await frame.locator('#stop').isVisible())) throw new Error('the Escape that closed the list also stopped the turn');
+      await input.fill('');
     });
     await step('Escape in the panel stops it: confirmed, Stop gone, status bar idle', async () => {
       await frame.locator('#prompt-input').press('Escape');

@@ -52,7 +52,7 @@ describe('mcp servers: the setting, validated, and per agent capability', () => 
       { type: 'http', name: 'api', url: 'https://example.com/mcp' },
       { type: 'sse', name: 'events', url: 'https://example.com/sse' },
     ]);
-    // Sabotage (serversFor passing every server through): "skipped [] instead of api, events".
+    // Sabotage (serversFor() skipping nothing), this printed: "[ 'local', + 'api', + 'events' ]".
     const none = serversFor(servers, undefined);
     assert.deepEqual(none.allowed.map((s) => s.name), ['local']);
     assert.deepEqual(none.skipped, [

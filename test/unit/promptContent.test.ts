@@ -22,7 +22,8 @@ describe('prompt content: files as links, embedded text or images, per capabilit
   it('links every file when the agent takes only the baseline (text and resource_link)', async () => {
     const { blocks, problems } = await promptBlocks({ text: 'look', files: [uri(text), image] }, {});
     assert.deepEqual(problems, []);
-    // Sabotage (fileBlock embedding without checking embeddedContext): "block 1 was resource".
+    // Sabotage (fileBlock() embedding without looking at embeddedContext), this printed:
+    //   "Expected values to be strictly deep-equal: … + resource: {" where the link was expected.
     assert.deepEqual(blocks, [
       { type: 'text', text: 'look' },
       { type: 'resource_link', uri: uri(text), name: 'notes.md', size: 14 },

@@ -67,8 +67,8 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     });
     await rt.start();
     const view = rt.sessionConfig?.view();
-    // Sabotage (onSessionUpdate no longer calling keepEarly): "commands [] instead of [web]",
-    // "title undefined".
+    // Sabotage (keepEarly() always false: early updates dropped as before), this printed:
+    //   AssertionError: Expected values to be strictly deep-equal: + [] - [ - 'web' ]
     assert.deepEqual(view?.commands.map((c) => c.name), ['web']);
     assert.equal(view?.title, 'Early title');
     assert.equal(view?.model?.name, 'Model 1');
@@ -115,6 +115,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     await link.rt.start();
     await link.rt.prompt('see', [file]);
     assert.equal(received(link.entries(), 'session/prompt')[0].msg.params.prompt[1].type, 'resource_link');
+    // Sabotage (prompt() ignoring the problems), this printed: "+ 'completed' - 'not-sent'".
     const missing = await link.rt.prompt('see', [path.join(link.dir, 'gone.txt')]);
     assert.equal(missing.kind, 'not-sent');
     assert.equal(received(link.entries(), 'session/prompt').length, 1, 'a prompt with a missing file is not sent');
@@ -138,7 +139,8 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
 
   it('refuses an agent that answers another protocol version: closed, and the message names both', async () => {
     const { rt, entries } = make({ init: { protocolVersion: 2 }, prompts: quick });
-    // Sabotage (the version check back to a warning): "start resolved; no StartError".
+    // Sabotage (the version check in start() back to a log warning), this printed:
+    //   AssertionError [ERR_ASSERTION]: Missing expected rejection.
     await assert.rejects(rt.start(), (e: unknown) => e instanceof StartError && /version 2.*version 1/.test(e.message));
     assert.equal(rt.phase, 'failed');
     assert.match(rt.startFailure ?? '', /version 2.*version 1/);
@@ -155,12 +157,15 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     let asked = 0;
     rt.onPermission(() => asked++);
     rt.onPermissionResolved((r) => resolved.push(r));
-    const result = await rt.prompt('go');
+    const result = await Promise.race([rt.prompt('go'), new Promise((r) => setTimeout(() => r('the withdrawn permission was never answered'), 6000))]);
+    // Sabotage (the connection's permission handler without cancellable()), this printed:
+    //   "+ 'the withdrawn permission was never answered' - { kind: 'completed', … }".
+    // Sabotage (cancellable() aborting before it rejects: the card's own `cancelled` answer won
+    // the race), this printed: "{ kind: 'completed', + stopReason: 'cancelled' - stopReason: 'end_turn' }"
+    // — the agent took the withdrawal for a cancel of the turn.
     assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
     assert.equal(asked, 1);
     const answered = events(entries(), 'permission-answered')[0];
-    // Sabotage (the connection's permission handler without `cancellable`): the turn hung until
-    // the mocha timeout: "Timeout of 20000ms exceeded" — nothing answered the request.
     assert.equal((answered.reply as { error?: { code: number } }).error?.code, -32800);
     assert.deepEqual(resolved, [{ id: 'perm-1', cancelled: true, withdrawn: true }]);
     assert.equal(rt.pendingPermissions.length, 0);
@@ -170,7 +175,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     const { rt, log } = make({ prompts: [{ steps: [{ update: { sessionUpdate: 'mystery_update', x: 1 } }, { update: { sessionUpdate: 'mystery_update', x: 2 } }, { text: 'ok' }] }] });
     await rt.start();
     await rt.prompt('go');
-    // Sabotage (note() not remembering the kind): "2 lines, want 1".
+    // Sabotage (note() not remembering the kind), this printed: "AssertionError: 2 lines, want 1".
     const lines = log.lines.filter((l) => l.includes('does not handle'));
     assert.equal(lines.length, 1, `${lines.length} lines, want 1`);
   });

@@ -54,8 +54,8 @@ describe('session config: modes, options, commands, title, usage', () => {
   it('plans set_config_option for a valid select value and refuses one not offered', () => {
     const c = withOptions(modeOption, modelOption);
     assert.deepEqual(c.plan('model', 'm2'), { method: 'session/set_config_option', params: { sessionId: 's1', configId: 'llm', value: 'm2' } });
-    // Sabotage (the value check in plan() removed): "Expected values to be strictly deep-equal:
-    // + { method: 'session/set_config_option', … value: 'm9' }" — the request went out.
+    // Sabotage (plan() checking only that the value is a string), this printed:
+    //   AssertionError: {"method":"session/set_config_option","params":{…,"configId":"llm","value":"m9"}}
     const refused = c.plan('model', 'm9');
     assert.ok('error' in refused && /no value "m9".*m1, m2/.test(refused.error), JSON.stringify(refused));
     assert.ok('error' in c.plan('nope', 'x'));
@@ -162,7 +162,7 @@ describe('pending updates: kept before the session exists, bounded', () => {
     for (let i = 0; i < 5; i++) p.keep(n('a', i));
     p.keep(n('b', 9));
     p.keep(n('c', 9)); // a third unknown id: dropped
-    // Sabotage (the shift() in keep() removed): "expected [2,3,4], got [0,1,2,3,4]".
+    // Sabotage (keep() without the shift()), this printed: "+ actual - expected [ + 0, + 1, 2, 3, 4 ]".
     assert.deepEqual(
       p.take('a').map((x) => (x.update as { used: number }).used),
       [2, 3, 4],

@@ -1,0 +1,209 @@
+// The rest of the ACP client surface in the real extension host (issue 9): session config
+// options and modes through reins.setConfigOption and the pickers, updates sent before the
+// answer to session/new, prompt files per promptCapabilities, reins.mcpServers, a protocol
+// version Reins does not speak, and `$/cancel_request`. The record says what the agent got.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SetConfigResult } from '../../src/api';
+import { events, received } from '../fixtures/scriptedAgent/records';
+import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil } from './support';
+import { stubWindow } from './uiStubs';
+
+const modeOption = {
+  id: 'mode',
+  name: 'Session Mode',
+  category: 'mode',
+  type: 'select',
+  currentValue: 'ask',
+  options: [
+    { value: 'ask', name: 'Ask' },
+    { value: 'code', name: 'Code' },
+  ],
+};
+const modelOption = {
+  id: 'model',
+  name: 'Model',
+  category: 'model',
+  type: 'select',
+  currentValue: 'm1',
+  options: [
+    { value: 'm1', name: 'Model 1' },
+    { value: 'm2', name: 'Model 2' },
+  ],
+};
+
+const setOption = (configId: unknown, value: unknown) => vscode.commands.executeCommand<SetConfigResult>('reins.setConfigOption', configId, value);
+const session = async () => (await api()).state()?.session;
+const sendWith = (text: string, files: string[]) => vscode.commands.executeCommand<{ status: string; reason?: string; error?: string }>('reins.sendPrompt', { text, files });
+
+describe('protocol: config options, early updates, prompt files, MCP, version, $/cancel_request', () => {
+  afterEach(resetReins);
+
+  // Sabotage (SessionControls.set not applying the agent's answer), this printed, in code-server:
+  //   AssertionError: Expected values to be strictly equal: + 'Model 1' - 'Model 2'
+  it('config option round trip: the model by command, the mode by its picker, the agent’s own change; clientInfo sent', async () => {
+    const agent = await addAgent({
+      session: { configOptions: [modeOption, modelOption] },
+      prompts: [{ steps: [{ setConfig: { configId: 'model', value: 'm1' } }, { text: 'ok' }] }],
+    });
+    await useAgent(agent);
+    assert.deepEqual((await session())?.model, { configId: 'model', name: 'Model 1' });
+
+    assert.deepEqual(await setOption('model', 'm2'), { status: 'ok', configId: 'model', value: 'm2', method: 'session/set_config_option' });
+    assert.equal((await session())?.model?.name, 'Model 2');
+    const refused = await setOption('model', 'm9');
+    assert.equal(refused.status, 'failed');
+    assert.match((refused as { error: string }).error, /no value "m9".*m1, m2/);
+
+    // Set Mode… as a person would: the picker lists the values, "Code" is chosen.
+    const ui = stubWindow({ showQuickPick: async ([items]) => (await (items as Thenable<vscode.QuickPickItem[]>)).find((i) => /Code/.test(i.label)) });
+    try {
+      const picked = await vscode.commands.executeCommand<SetConfigResult>('reins.setMode');
+      assert.deepEqual(picked, { status: 'ok', configId: 'mode', value: 'code', method: 'session/set_config_option' });
+    } finally {
+      ui.restore();
+    }
+    assert.equal((await session())?.mode?.name, 'Code');
+
+    // The agent falls back to m1 by itself during a turn (config_option_update).
+    assert.equal((await send('go')).status, 'completed');
+    assert.equal((await session())?.model?.name, 'Model 1');
+    const sets = received(agent.entries(), 'session/set_config_option').map((e) => `${e.msg.params.configId}=${e.msg.params.value}`);
+    assert.deepEqual(sets, ['model=m2', 'mode=code']);
+
+    const init = received(agent.entries(), 'initialize')[0].msg.params;
+    const version = vscode.extensions.getExtension('reins-dev.reins')!.packageJSON.version;
+    assert.deepEqual(init.clientInfo, { name: 'reins', version });
+  });
+
+  it("mode mapping: an agent with only modes gets session/set_mode for 'mode'; 'model' is refused", async () => {
+    const agent = await addAgent({
+      session: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'architect', name: 'Architect' }] } },
+      prompts: [{ steps: [{ text: 'ok' }] }],
+    });
+    await useAgent(agent);
+    assert.deepEqual(await setOption('mode', 'architect'), { status: 'ok', configId: 'mode', value: 'architect', method: 'session/set_mode' });
+    assert.deepEqual(received(agent.entries(), 'session/set_mode')[0].msg.params, { sessionId: (await api()).state()!.sessionId, modeId: 'architect' });
+    assert.equal((await session())?.mode?.name, 'Architect');
+    assert.deepEqual(await setOption('model', 'x'), { status: 'failed', error: 'the agent offers no model choice' });
+    assert.equal(received(agent.entries(), 'session/set_config_option').length, 0);
+  });
+
+  // Sabotage (keepEarly() always false: updates for a session not known yet dropped, as before),
+  // this printed: "AssertionError: Expected values to be strictly deep-equal: + [] - [ 'web', 'test' ]".
+  it('updates sent before the session/new answer are applied: slash commands, title (panel tab), usage', async () => {
+    const agent = await addAgent({
+      session: {
+        before: [
+          { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'web', description: 'Search the web', input: { hint: 'query' } }, { name: 'test', description: 'Run tests' }] },
+          { sessionUpdate: 'session_info_update', title: 'Early bird' },
+          { sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } },
+        ],
+      },
+      prompts: [{ steps: [{ text: 'ok' }] }],
+    });
+    await useAgent(agent);
+    const s = await session();
+    assert.deepEqual(s?.commands.map((c) => c.name), ['web', 'test']);
+    assert.equal(s?.title, 'Early bird');
+    assert.deepEqual(s?.usage, { used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } });
+    const tab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Reins:'));
+    await waitUntil('the session title in the panel tab', () => /Early bird/.test(tab()?.label ?? ''), 5000);
+  });
+
+  // Sabotage (FolderSession.send calling rt.prompt(text) without the files), this printed:
+  //   "[ { text: 'read this', type: 'text' }, - { resource: { text: '# attached\n', uri: 'file:///tmp/…' } } ]".
+  it('prompt files: embedded when the agent takes embedded context, links otherwise; a missing file is not sent', async () => {
+    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const file = path.join(ws, 'attached-note.md');
+    fs.writeFileSync(file, '# attached\n');
+    try {
+      const embeds = await addAgent({ prompts: [{ steps: [{ text: 'ok' }] }] }); // embeddedContext: true
+      await useAgent(embeds);
+      assert.equal((await sendWith('read this', [vscode.Uri.file(file).toString()])).status, 'completed');
+      const blocks = received(embeds.entries(), 'session/prompt')[0].msg.params.prompt;
+      assert.deepEqual(blocks, [
+        { type: 'text', text: 'read this' },
+        { type: 'resource', resource: { uri: vscode.Uri.file(file).toString(), text: '# attached\n' } },
+      ]);
+
+      const links = await addAgent({ init: { capabilities: { promptCapabilities: {} } }, prompts: [{ steps: [{ text: 'ok' }] }] });
+      await useAgent(links);
+      assert.equal((await sendWith('read this', [file])).status, 'completed');
+      assert.deepEqual(received(links.entries(), 'session/prompt')[0].msg.params.prompt[1], { type: 'resource_link', uri: vscode.Uri.file(file).toString(), name: 'attached-note.md', size: 11 });
+
+      const missing = await sendWith('read that', [path.join(ws, 'not-there.md')]);
+      assert.equal(missing.status, 'not-sent');
+      assert.match(missing.reason ?? '', /no such file/);
+      assert.equal(received(links.entries(), 'session/prompt').length, 1);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  // Sabotage (serversFor() skipping nothing), this printed: "Expected values to be strictly
+  // deep-equal: [ { args: [ '--stdio' ], … }, + { …" — the http server went to an agent without http.
+  it('MCP servers go to session/new; http only to an agent that advertises it; a bad entry is named', async () => {
+    await setting('mcpServers', [
+      { name: 'local', command: '/bin/true', args: ['--stdio'], env: { MCP_TOKEN: 'not-logged' } },
+      { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
+      { name: 'broken' },
+    ]);
+    const ui = stubWindow({ showErrorMessage: async () => undefined });
+    try {
+      const plain = await addAgent({ prompts: [{ steps: [{ text: 'ok' }] }] });
+      await useAgent(plain);
+      const local = { name: 'local', command: '/bin/true', args: ['--stdio'], env: [{ name: 'MCP_TOKEN', value: 'not-logged' }] };
+      assert.deepEqual(received(plain.entries(), 'session/new')[0].msg.params.mcpServers, [local]);
+      const t = (await api()).state()!.transcript;
+      assert.ok(t.some((e) => e.kind === 'notice' && /"remote" \(http\).*left out/.test(e.text)), JSON.stringify(t.filter((e) => e.kind === 'notice')));
+      await waitUntil('the bad entry named in the log', async () => /reins\.mcpServers\[2\] \("broken"\): needs a "command"/.test(await logText()), 5000);
+      assert.ok(!/not-logged/.test(await logText()), 'an env value reached the log');
+
+      const http = await addAgent({ init: { capabilities: { mcpCapabilities: { http: true } } }, prompts: [{ steps: [{ text: 'ok' }] }] });
+      await useAgent(http);
+      const given = received(http.entries(), 'session/new')[0].msg.params.mcpServers;
+      assert.deepEqual(given, [local, { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }]);
+    } finally {
+      ui.restore();
+      await setting('mcpServers', undefined);
+    }
+  });
+
+  // Sabotage (the version check in AgentRuntime.start back to a log warning), this printed:
+  //   "AssertionError: Expected values to be strictly equal: true !== false" (the agent was selected).
+  it('a protocol version Reins does not speak: the connection is closed and sendPrompt names both versions', async () => {
+    const agent = await addAgent({ init: { protocolVersion: 2 }, prompts: [{ steps: [{ text: 'ok' }] }] });
+    const ui = stubWindow({ showErrorMessage: async () => undefined });
+    try {
+      const selected = await vscode.commands.executeCommand<boolean>('reins.selectAgent', agent.name);
+      assert.equal(selected, false);
+      const result = await send('hello');
+      assert.equal(result.status, 'failed');
+      assert.match((result as { error: string }).error, /version 2.*version 1/);
+      assert.equal(received(agent.entries(), 'session/new').length, 0, 'no session on a connection in another version');
+      await waitUntil('the agent ended', () => events(agent.entries(), 'exiting').length > 0 || events(agent.entries(), 'stdin-closed').length > 0, 5000);
+      const notices = (await api()).state()!.transcript.filter((e) => e.kind === 'notice');
+      assert.ok(notices.some((e) => e.kind === 'notice' && /version 2.*version 1/.test(e.text)), JSON.stringify(notices));
+    } finally {
+      ui.restore();
+    }
+  });
+
+  it('$/cancel_request: a withdrawn permission is answered -32800, its card closes, the turn goes on', async () => {
+    const agent = await addAgent({
+      prompts: [{ steps: [{ permission: { toolCallId: 'call-w', title: 'Delete the cache', withdrawAfterMs: 300 } }, { text: 'went on without it' }] }],
+    });
+    await useAgent(agent);
+    // Sabotage (the connection's permission handler without cancellable()), the turn hung:
+    // "Error: Timeout of 60000ms exceeded"; with the race below it says what hung.
+    const result = await Promise.race([send('go'), new Promise((r) => setTimeout(() => r('the withdrawn permission was never answered'), 10_000))]);
+    assert.deepEqual(result, { status: 'completed', stopReason: 'end_turn' });
+    const reply = events(agent.entries(), 'permission-answered')[0].reply as { error?: { code: number } };
+    assert.equal(reply.error?.code, -32800);
+    const card = (await api()).state()!.transcript.find((e) => e.kind === 'permission');
+    assert.equal(card?.kind === 'permission' && card.resolved, 'withdrawn by the agent');
+  });
+});
