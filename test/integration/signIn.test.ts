@@ -103,6 +103,27 @@ describe('sign-in (issue 9)', function () {
     assert.deepEqual(await vscode.commands.executeCommand('reins.signOut', agent.name), [], 'nothing left to forget');
   });
 
+  // Sabotage (Escape in the box taken as an empty value): "nothing was stored + [ 'scripted-1' ]
+  // - []" — an empty value was stored and the agent restarted. Sabotage (no `busy` guard in
+  // SignIn.run): "Timeout of 60000ms exceeded" — the second click opened a second input box.
+  it('env_var: Escape stores nothing; a second click while a sign-in is open does not start another', async () => {
+    let answer: (v: string | undefined) => void = () => undefined;
+    ui = stubWindow({
+      showWarningMessage: () => Promise.resolve(undefined),
+      showInputBox: () => new Promise<string | undefined>((resolve) => (answer = resolve)),
+    });
+    const agent = await authAgent({});
+    await select(agent.name);
+    const first = vscode.commands.executeCommand<boolean>('reins.signIn', 'key');
+    await waitUntil('the input box', () => (ui!.calls.showInputBox ?? []).length === 1);
+    assert.equal(await vscode.commands.executeCommand('reins.signIn', 'key'), false, 'a sign-in is already open');
+    answer(undefined); // Escape
+    assert.equal(await first, false);
+    assert.equal(ui.calls.showInputBox.length, 1, `${ui.calls.showInputBox.length} !== 1`);
+    assert.deepEqual(await vscode.commands.executeCommand('reins.signOut', agent.name), [], 'nothing was stored');
+    assert.equal(events(agent.entries(), 'auth-state').length, 1, 'no restart');
+  });
+
   // Sabotage (onTurnEnded without the auth_required case): "+ 'scripted-3 needs you to sign in.
   // (Authentication required)'" — no methods named (and no Sign In button in the panel).
   it('auth_required at a prompt: failed with text that names the methods; the chosen agent method authenticates the live connection', async () => {
@@ -150,6 +171,8 @@ describe('sign-in (issue 9)', function () {
     assert.equal(events(agent.entries(), 'auth-state').at(-1)?.byFile, true);
   });
 
+  // Sabotage (only a missing exit status counted as failure): "true !== false" — a login that
+  // exited with 3 was taken for a sign-in and the agent reconnected.
   it('terminal: a login that fails is said, and nothing is reconnected', async () => {
     ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
     const agent = await authAgent({ loginFile: path.join(tmpdir(), `reins-it-nologin-${Date.now()}`), loginExitCode: 3 });

@@ -131,6 +131,25 @@ describe('agent presets', () => {
     assert.ok(items.some((i) => i.kind === 'agent' && i.name === 'demo' && i.current));
   });
 
+  // Sabotage (withDirOnPath returning env as is): "+ undefined" for PATH — an nvm script's
+  // `#!/usr/bin/env node` would not find its node.
+  it('a command found through the login shell runs with its own folder first on PATH', async () => {
+    const loginBin = binDir(['gemini']);
+    const shell = path.join(path.dirname(loginBin), 'fake-shell');
+    writeFileSync(shell, `#!/bin/sh\nfor a; do s="$a"; done\nPATH="${loginBin}:$PATH" exec /bin/sh -c "$s"\n`);
+    chmodSync(shell, 0o755);
+    const finder = new CommandFinder({ env: () => ({ PATH: '/usr/bin:/bin', SHELL: shell }), timeoutMs: 5000 });
+    const log = new MemoryLogger();
+    const prepared = await prepareLaunch(findAgent({}, 'gemini')!, '/work', {}, finder, log);
+    assert.ok(prepared.ok);
+    assert.equal(prepared.launch.command, path.join(loginBin, 'gemini'));
+    assert.equal(prepared.launch.env?.PATH?.split(path.delimiter)[0], loginBin);
+    assert.ok(
+      log.lines.some((l) => l.includes(`using ${path.join(loginBin, 'gemini')}, found through the login shell (${shell})`)),
+      log.lines.join('\n'),
+    );
+  });
+
   it('prepares a launch: PATH as is, npx with the preset package first, missing with the install hint', async () => {
     const dir = binDir(['npx']);
     const log = new MemoryLogger();
