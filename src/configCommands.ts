@@ -72,7 +72,11 @@ export function registerConfigCommands(reins: Reins): vscode.Disposable[] {
 }
 
 /** Set Option…: first the option (in the agent's order), then its value. */
-async function pickOption(reins: Reins, pick: (configId: string, what: string, folder?: unknown) => Promise<SetConfigResult | undefined>, folder?: unknown): Promise<SetConfigResult | undefined> {
+async function pickOption(
+  reins: Reins,
+  pick: (configId: string, what: string, folder?: unknown) => Promise<SetConfigResult | undefined>,
+  folder?: unknown,
+): Promise<SetConfigResult | undefined> {
   const rt = await readyRuntime(sessionFor(reins, folder));
   if ('error' in rt) {
     void vscode.window.showErrorMessage(`Reins: ${rt.error}.`);

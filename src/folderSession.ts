@@ -101,8 +101,9 @@ export class FolderSession implements vscode.Disposable {
       gate: this.gate.check(this.gatePath, rt),
       now: Date.now(),
     });
-    // What the agent said about its session: mode, model, slash commands, title, usage.
-    return { ...status, session: rt?.sessionConfig?.view() };
+    // What the agent said about its session: mode, model, slash commands, title, usage. Only
+    // while it runs: an exited agent's mode and commands are not the next process's.
+    return { ...status, session: rt?.phase === 'ready' ? rt.sessionConfig?.view() : undefined };
   }
 
   /** Text waiting to go back into the input box when the panel next shows. */

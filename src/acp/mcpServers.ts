@@ -44,7 +44,10 @@ export function parseMcpServers(value: unknown, setting = 'reins.mcpServers'): M
 }
 
 /** What the agent's `mcpCapabilities` allow: stdio always; http and sse only when advertised. */
-export function serversFor(servers: McpServer[], caps: McpCapabilities | null | undefined): { allowed: McpServer[]; skipped: { name: string; type: 'http' | 'sse' }[] } {
+export function serversFor(
+  servers: McpServer[],
+  caps: McpCapabilities | null | undefined,
+): { allowed: McpServer[]; skipped: { name: string; type: 'http' | 'sse' }[] } {
   const allowed: McpServer[] = [];
   const skipped: { name: string; type: 'http' | 'sse' }[] = [];
   for (const s of servers) {
@@ -63,7 +66,8 @@ function parseOne(entry: unknown): McpServer | string {
   const name = entry.name.trim();
   const allowedKeys = type === 'stdio' ? STDIO_KEYS : REMOTE_KEYS;
   const unknown = Object.keys(entry).filter((k) => !allowedKeys.has(k));
-  if (unknown.length > 0) return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} for a ${type} server (known: ${[...allowedKeys].join(', ')})`;
+  if (unknown.length > 0)
+    return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')} for a ${type} server (known: ${[...allowedKeys].join(', ')})`;
 
   if (type === 'stdio') {
     if (typeof entry.command !== 'string' || !entry.command.trim()) return 'needs a "command" (the MCP server executable)';
@@ -93,7 +97,8 @@ function pairs(value: unknown, field: 'env' | 'headers'): { name: string; value:
   if (Array.isArray(value)) {
     const out: { name: string; value: string }[] = [];
     for (const [i, p] of value.entries()) {
-      if (!isObj(p) || typeof p.name !== 'string' || !p.name || typeof p.value !== 'string') return `"${field}"[${i}] must be { "name": string, "value": string }`;
+      if (!isObj(p) || typeof p.name !== 'string' || !p.name || typeof p.value !== 'string')
+        return `"${field}"[${i}] must be { "name": string, "value": string }`;
       out.push({ name: p.name, value: p.value });
     }
     return out;

@@ -167,7 +167,7 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
 function panelTitle(session: FolderSession): string {
   const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
   // The session's title, once the agent gave one (session_info_update).
-  const title = session.runtime?.sessionConfig?.sessionTitle;
+  const title = session.runtime?.phase === 'ready' ? session.runtime.sessionConfig?.sessionTitle : undefined;
   return `Reins: ${session.agentName}${multi ? ` — ${session.folder.name}` : ''}${title ? `: ${title}` : ''}`;
 }
 

@@ -100,7 +100,8 @@ export class SessionConfig {
         this.usage = {
           used: update.used,
           size: update.size,
-          cost: update.cost && typeof update.cost.amount === 'number' ? { amount: update.cost.amount, currency: String(update.cost.currency ?? '') } : undefined,
+          cost:
+            update.cost && typeof update.cost.amount === 'number' ? { amount: update.cost.amount, currency: String(update.cost.currency ?? '') } : undefined,
         };
         return true;
       default:
@@ -130,7 +131,8 @@ export class SessionConfig {
     const option = this.resolve(configId);
     if (option) {
       if (option.type === 'boolean') {
-        if (typeof value !== 'boolean') return { error: `${option.name} (${option.id}) is on or off: its value must be true or false, not ${JSON.stringify(value)}` };
+        if (typeof value !== 'boolean')
+          return { error: `${option.name} (${option.id}) is on or off: its value must be true or false, not ${JSON.stringify(value)}` };
         return { method: 'session/set_config_option', params: { sessionId: this.sessionId, configId: option.id, type: 'boolean', value } };
       }
       // An agent may send a type newer than this schema; the spec says to leave it alone.

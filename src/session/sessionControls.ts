@@ -18,8 +18,7 @@ import { SessionConfig, type SetValue } from './sessionConfig';
 
 /** What `reins.setConfigOption` resolves with. */
 export type SetConfigResult =
-  | { status: 'ok'; configId: string; value: SetValue; method: 'session/set_config_option' | 'session/set_mode' }
-  | { status: 'failed'; error: string };
+  { status: 'ok'; configId: string; value: SetValue; method: 'session/set_config_option' | 'session/set_mode' } | { status: 'failed'; error: string };
 
 export interface ControlsPort {
   readonly name: string;
@@ -74,7 +73,8 @@ export class SessionControls {
   mcpServersFor(init: InitializeResponse | undefined): McpServer[] {
     const { allowed, skipped } = serversFor(this.port.mcpServers?.() ?? [], init?.agentCapabilities?.mcpCapabilities);
     if (skipped.length > 0) {
-      for (const s of skipped) this.port.log.info(`MCP server "${s.name}" (${s.type}) not given to ${this.port.name}: it does not advertise mcpCapabilities.${s.type}`);
+      for (const s of skipped)
+        this.port.log.info(`MCP server "${s.name}" (${s.type}) not given to ${this.port.name}: it does not advertise mcpCapabilities.${s.type}`);
       this._onMcpSkipped.fire(skipped);
     }
     return allowed;
@@ -129,7 +129,9 @@ export class SessionControls {
     if (!KNOWN_UPDATES.has(kind)) {
       if (this.unknownKinds.has(kind)) return;
       this.unknownKinds.add(kind);
-      this.port.log.info(`${this.port.name} sent a session/update of kind "${kind}", which Reins does not handle (said once per kind): ${JSON.stringify(n.update).slice(0, 300)}`);
+      this.port.log.info(
+        `${this.port.name} sent a session/update of kind "${kind}", which Reins does not handle (said once per kind): ${JSON.stringify(n.update).slice(0, 300)}`,
+      );
       return;
     }
     if (this.current?.sessionId === n.sessionId && this.current.apply(n.update)) this._onDidChange.fire();

@@ -36,7 +36,8 @@ const modelOption = {
 
 const setOption = (configId: unknown, value: unknown) => vscode.commands.executeCommand<SetConfigResult>('reins.setConfigOption', configId, value);
 const session = async () => (await api()).state()?.session;
-const sendWith = (text: string, files: string[]) => vscode.commands.executeCommand<{ status: string; reason?: string; error?: string }>('reins.sendPrompt', { text, files });
+const sendWith = (text: string, files: string[]) =>
+  vscode.commands.executeCommand<{ status: string; reason?: string; error?: string }>('reins.sendPrompt', { text, files });
 
 describe('protocol: config options, early updates, prompt files, MCP, version, $/cancel_request', () => {
   afterEach(resetReins);
@@ -80,7 +81,15 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
 
   it("mode mapping: an agent with only modes gets session/set_mode for 'mode'; 'model' is refused", async () => {
     const agent = await addAgent({
-      session: { modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'architect', name: 'Architect' }] } },
+      session: {
+        modes: {
+          currentModeId: 'ask',
+          availableModes: [
+            { id: 'ask', name: 'Ask' },
+            { id: 'architect', name: 'Architect' },
+          ],
+        },
+      },
       prompts: [{ steps: [{ text: 'ok' }] }],
     });
     await useAgent(agent);
@@ -97,7 +106,13 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     const agent = await addAgent({
       session: {
         before: [
-          { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'web', description: 'Search the web', input: { hint: 'query' } }, { name: 'test', description: 'Run tests' }] },
+          {
+            sessionUpdate: 'available_commands_update',
+            availableCommands: [
+              { name: 'web', description: 'Search the web', input: { hint: 'query' } },
+              { name: 'test', description: 'Run tests' },
+            ],
+          },
           { sessionUpdate: 'session_info_update', title: 'Early bird' },
           { sessionUpdate: 'usage_update', used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } },
         ],
@@ -106,7 +121,10 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     });
     await useAgent(agent);
     const s = await session();
-    assert.deepEqual(s?.commands.map((c) => c.name), ['web', 'test']);
+    assert.deepEqual(
+      s?.commands.map((c) => c.name),
+      ['web', 'test'],
+    );
     assert.equal(s?.title, 'Early bird');
     assert.deepEqual(s?.usage, { used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } });
     const tab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Reins:'));
@@ -132,7 +150,12 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       const links = await addAgent({ init: { capabilities: { promptCapabilities: {} } }, prompts: [{ steps: [{ text: 'ok' }] }] });
       await useAgent(links);
       assert.equal((await sendWith('read this', [file])).status, 'completed');
-      assert.deepEqual(received(links.entries(), 'session/prompt')[0].msg.params.prompt[1], { type: 'resource_link', uri: vscode.Uri.file(file).toString(), name: 'attached-note.md', size: 11 });
+      assert.deepEqual(received(links.entries(), 'session/prompt')[0].msg.params.prompt[1], {
+        type: 'resource_link',
+        uri: vscode.Uri.file(file).toString(),
+        name: 'attached-note.md',
+        size: 11,
+      });
 
       const missing = await sendWith('read that', [path.join(ws, 'not-there.md')]);
       assert.equal(missing.status, 'not-sent');
@@ -158,14 +181,20 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       const local = { name: 'local', command: '/bin/true', args: ['--stdio'], env: [{ name: 'MCP_TOKEN', value: 'not-logged' }] };
       assert.deepEqual(received(plain.entries(), 'session/new')[0].msg.params.mcpServers, [local]);
       const t = (await api()).state()!.transcript;
-      assert.ok(t.some((e) => e.kind === 'notice' && /"remote" \(http\).*left out/.test(e.text)), JSON.stringify(t.filter((e) => e.kind === 'notice')));
+      assert.ok(
+        t.some((e) => e.kind === 'notice' && /"remote" \(http\).*left out/.test(e.text)),
+        JSON.stringify(t.filter((e) => e.kind === 'notice')),
+      );
       await waitUntil('the bad entry named in the log', async () => /reins\.mcpServers\[2\] \("broken"\): needs a "command"/.test(await logText()), 5000);
       assert.ok(!/not-logged/.test(await logText()), 'an env value reached the log');
 
       const http = await addAgent({ init: { capabilities: { mcpCapabilities: { http: true } } }, prompts: [{ steps: [{ text: 'ok' }] }] });
       await useAgent(http);
       const given = received(http.entries(), 'session/new')[0].msg.params.mcpServers;
-      assert.deepEqual(given, [local, { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }]);
+      assert.deepEqual(given, [
+        local,
+        { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] },
+      ]);
     } finally {
       ui.restore();
       await setting('mcpServers', undefined);
@@ -186,7 +215,10 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       assert.equal(received(agent.entries(), 'session/new').length, 0, 'no session on a connection in another version');
       await waitUntil('the agent ended', () => events(agent.entries(), 'exiting').length > 0 || events(agent.entries(), 'stdin-closed').length > 0, 5000);
       const notices = (await api()).state()!.transcript.filter((e) => e.kind === 'notice');
-      assert.ok(notices.some((e) => e.kind === 'notice' && /version 2.*version 1/.test(e.text)), JSON.stringify(notices));
+      assert.ok(
+        notices.some((e) => e.kind === 'notice' && /version 2.*version 1/.test(e.text)),
+        JSON.stringify(notices),
+      );
     } finally {
       ui.restore();
     }

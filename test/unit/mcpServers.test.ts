@@ -32,7 +32,10 @@ describe('mcp servers: the setting, validated, and per agent capability', () => 
       { name: 'envnum', command: 'x', env: { SECRET: 42 } },
       'just a string',
     ]);
-    assert.deepEqual(servers.map((s) => s.name), ['ok']);
+    assert.deepEqual(
+      servers.map((s) => s.name),
+      ['ok'],
+    );
     assert.deepEqual(problems, [
       'reins.mcpServers[1] ("nocmd"): needs a "command" (the MCP server executable)',
       'reins.mcpServers[2] ("badurl"): "url" is not a URL: "not a url"',
@@ -54,13 +57,19 @@ describe('mcp servers: the setting, validated, and per agent capability', () => 
     ]);
     // Sabotage (serversFor() skipping nothing), this printed: "[ 'local', + 'api', + 'events' ]".
     const none = serversFor(servers, undefined);
-    assert.deepEqual(none.allowed.map((s) => s.name), ['local']);
+    assert.deepEqual(
+      none.allowed.map((s) => s.name),
+      ['local'],
+    );
     assert.deepEqual(none.skipped, [
       { name: 'api', type: 'http' },
       { name: 'events', type: 'sse' },
     ]);
     const http = serversFor(servers, { http: true });
-    assert.deepEqual(http.allowed.map((s) => s.name), ['local', 'api']);
+    assert.deepEqual(
+      http.allowed.map((s) => s.name),
+      ['local', 'api'],
+    );
     assert.deepEqual(serversFor(servers, { http: true, sse: true }).skipped, []);
   });
 });

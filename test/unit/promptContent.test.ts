@@ -32,7 +32,11 @@ describe('prompt content: files as links, embedded text or images, per capabilit
   });
 
   it('embeds text files with embeddedContext, and sends images with image; binary and too large stay links', async () => {
-    const { blocks } = await promptBlocks({ text: 't', files: [uri(text), uri(binary), uri(image), uri(big)] }, { embeddedContext: true, image: true }, { maxEmbedBytes: 1000, maxImageBytes: 1000 });
+    const { blocks } = await promptBlocks(
+      { text: 't', files: [uri(text), uri(binary), uri(image), uri(big)] },
+      { embeddedContext: true, image: true },
+      { maxEmbedBytes: 1000, maxImageBytes: 1000 },
+    );
     assert.deepEqual(blocks.slice(1), [
       { type: 'resource', resource: { uri: uri(text), text: '# notes\nhello\n' } },
       { type: 'resource_link', uri: uri(binary), name: 'data.bin', size: 4 },
@@ -42,7 +46,10 @@ describe('prompt content: files as links, embedded text or images, per capabilit
   });
 
   it('refuses a missing file and a URI that is not a file’s', async () => {
-    const { problems } = await promptBlocks({ text: 't', files: [uri(path.join(dir, 'gone.txt')), 'untitled:Untitled-1', 'relative/x.ts'] }, { embeddedContext: true });
+    const { problems } = await promptBlocks(
+      { text: 't', files: [uri(path.join(dir, 'gone.txt')), 'untitled:Untitled-1', 'relative/x.ts'] },
+      { embeddedContext: true },
+    );
     assert.deepEqual(problems, [
       `no such file: ${path.join(dir, 'gone.txt')}`,
       'not a file URI or absolute path: untitled:Untitled-1',

@@ -42,7 +42,13 @@ const modelOption = {
     { value: 'm2', name: 'Model 2' },
   ],
 };
-const modes = { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] };
+const modes = {
+  currentModeId: 'ask',
+  availableModes: [
+    { id: 'ask', name: 'Ask' },
+    { id: 'code', name: 'Code' },
+  ],
+};
 const quick = [{ steps: [{ text: 'ok' }] }];
 
 afterEach(async () => {
@@ -69,7 +75,10 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     const view = rt.sessionConfig?.view();
     // Sabotage (keepEarly() always false: early updates dropped as before), this printed:
     //   AssertionError: Expected values to be strictly deep-equal: + [] - [ - 'web' ]
-    assert.deepEqual(view?.commands.map((c) => c.name), ['web']);
+    assert.deepEqual(
+      view?.commands.map((c) => c.name),
+      ['web'],
+    );
     assert.equal(view?.title, 'Early title');
     assert.equal(view?.model?.name, 'Model 1');
   });
@@ -97,8 +106,14 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     assert.equal(rt.sessionConfig?.view().model?.name, 'Model 1');
     assert.equal(rt.sessionConfig?.view().mode?.name, 'Ask');
     const sets = received(entries(), 'session/set_config_option').map((e) => e.msg.params);
-    assert.deepEqual(sets.map((p: { configId: string; value: string }) => `${p.configId}=${p.value}`), ['model=m2', 'model=m2']);
-    assert.deepEqual(received(entries(), 'session/set_mode').map((e) => e.msg.params.modeId), ['code']);
+    assert.deepEqual(
+      sets.map((p: { configId: string; value: string }) => `${p.configId}=${p.value}`),
+      ['model=m2', 'model=m2'],
+    );
+    assert.deepEqual(
+      received(entries(), 'session/set_mode').map((e) => e.msg.params.modeId),
+      ['code'],
+    );
   });
 
   it('sends attached files as embedded resources or links, as promptCapabilities say', async () => {
@@ -172,7 +187,9 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
   });
 
   it('logs an unknown update kind once per kind', async () => {
-    const { rt, log } = make({ prompts: [{ steps: [{ update: { sessionUpdate: 'mystery_update', x: 1 } }, { update: { sessionUpdate: 'mystery_update', x: 2 } }, { text: 'ok' }] }] });
+    const { rt, log } = make({
+      prompts: [{ steps: [{ update: { sessionUpdate: 'mystery_update', x: 1 } }, { update: { sessionUpdate: 'mystery_update', x: 2 } }, { text: 'ok' }] }],
+    });
     await rt.start();
     await rt.prompt('go');
     // Sabotage (note() not remembering the kind), this printed: "AssertionError: 2 lines, want 1".

@@ -63,7 +63,10 @@ describe('session config: modes, options, commands, title, usage', () => {
 
   it('boolean options take booleans and say type: boolean', () => {
     const c = withOptions(braveOption);
-    assert.deepEqual(c.plan('brave', true), { method: 'session/set_config_option', params: { sessionId: 's1', configId: 'brave', type: 'boolean', value: true } });
+    assert.deepEqual(c.plan('brave', true), {
+      method: 'session/set_config_option',
+      params: { sessionId: 's1', configId: 'brave', type: 'boolean', value: true },
+    });
     assert.ok('error' in c.plan('brave', 'true'));
     assert.deepEqual(
       c.choices('brave').map((x) => [x.name, x.current]),

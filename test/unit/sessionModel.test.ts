@@ -22,9 +22,18 @@ describe('webview session line and slash completion', () => {
   ];
 
   it('matches only while a command name is typed: prefix first, then substring', () => {
-    assert.deepEqual(slashMatches('/', commands).map((c) => c.name), ['web', 'test', 'plan', 'review-web']);
-    assert.deepEqual(slashMatches('/we', commands).map((c) => c.name), ['web', 'review-web']);
-    assert.deepEqual(slashMatches('/WE', commands).map((c) => c.name), ['web', 'review-web']);
+    assert.deepEqual(
+      slashMatches('/', commands).map((c) => c.name),
+      ['web', 'test', 'plan', 'review-web'],
+    );
+    assert.deepEqual(
+      slashMatches('/we', commands).map((c) => c.name),
+      ['web', 'review-web'],
+    );
+    assert.deepEqual(
+      slashMatches('/WE', commands).map((c) => c.name),
+      ['web', 'review-web'],
+    );
     assert.deepEqual(slashMatches('/web x', commands), []); // the name is complete
     assert.deepEqual(slashMatches('hello /we', commands), []);
     assert.deepEqual(slashMatches('/test', commands), []); // exact and alone: nothing to add
