@@ -79,6 +79,32 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     assert.deepEqual(init.clientInfo, { name: 'reins', version });
   });
 
+  // Sabotage (SessionConfig.plan sending a boolean without `type: "boolean"`), this printed:
+  //   "+ error: 'Invalid params: brave takes { type: "boolean", value: true | false }', + status: 'failed'"
+  it('Set Option…: the option, then its value; a boolean option goes as type: boolean', async () => {
+    const brave = { id: 'brave', name: 'Brave Mode', type: 'boolean', currentValue: false };
+    const agent = await addAgent({ session: { configOptions: [modelOption, brave] }, prompts: [{ steps: [{ text: 'ok' }] }] });
+    await useAgent(agent);
+    const answers = [/Brave Mode/, /On/];
+    const ui = stubWindow({
+      showQuickPick: async ([items]) => {
+        const list = await (items as Thenable<vscode.QuickPickItem[]>);
+        const answer = answers.shift()!;
+        return list.find((i) => answer.test(i.label));
+      },
+    });
+    try {
+      const set = await vscode.commands.executeCommand<SetConfigResult>('reins.setOption');
+      assert.deepEqual(set, { status: 'ok', configId: 'brave', value: true, method: 'session/set_config_option' });
+    } finally {
+      ui.restore();
+    }
+    // The scripted agent refuses a boolean value sent without `type: "boolean"`.
+    const sent = received(agent.entries(), 'session/set_config_option')[0].msg.params;
+    assert.deepEqual({ configId: sent.configId, type: sent.type, value: sent.value }, { configId: 'brave', type: 'boolean', value: true });
+    assert.equal(events(agent.entries(), 'config-set')[0].ok, true);
+  });
+
   it("mode mapping: an agent with only modes gets session/set_mode for 'mode'; 'model' is refused", async () => {
     const agent = await addAgent({
       session: {
