@@ -5,61 +5,40 @@ import { AgentRecords, endAgentsLeftBehind } from './acp/agentRecords';
 import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './auth/commands';
 import { registerCommands, updateContextKeys } from './commands';
-import type { SendResult, StopResult } from './folderSession';
+import type { ReinsApi } from './api';
 import { createLog, logError } from './log';
 import { registerPanelSerializer, revivePanel } from './panel/panelSerializer';
 import { Reins } from './reins';
 import type { StopReport } from './session/agentRuntime';
-import type { SessionView, TranscriptEntry } from './shared/messages';
 import { registerSessionCommands } from './sessions';
 import { StatusBar } from './statusBar';
 
 let reins: Reins | undefined;
+let logChannel: vscode.LogOutputChannel | undefined;
 
-/** What `activate` returns: a read-only view for other extensions and the integration tests. */
-export interface ReinsApi {
-  state(folder?: vscode.Uri): ReinsState | undefined;
-  /** The folder holding this extension's log files (the Reins channel's file is below it). */
-  logUri: vscode.Uri;
-  onDidStop: vscode.Event<StopReport>;
-  /** What VS Code calls to restore a Reins panel after a window reload (panel/panelSerializer.ts); tests call it with a panel of their own. */
-  revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
-}
-
-export interface ReinsState {
-  agent: string;
-  agentPhase: string | undefined;
-  turn: string;
-  sessionId: string | undefined;
-  pid: number | undefined;
-  canSend: boolean;
-  canStop: boolean;
-  transcript: TranscriptEntry[];
-  lastStop: StopReport | undefined;
-  lastRestoredInput: string | undefined;
-  sent: { prompts: number; cancels: number };
-  /** The session's mode, model, slash commands, title and usage. */
-  session?: SessionView;
-}
-
-export type { SendResult, StopResult };
+export type { ReinsApi, ReinsState, SendResult, StopResult } from './api';
 
 export function activate(context: vscode.ExtensionContext): ReinsApi {
+  // The log and the folder sessions are not in context.subscriptions: VS Code disposes those
+  // as soon as `deactivate` is called, while deactivation's stops still run and log their
+  // outcome ("Channel has been closed"). `deactivate` disposes both once it is done.
   const log = createLog();
-  context.subscriptions.push(log);
+  logChannel = log;
   try {
     startLifeline(context, log);
     reins = new Reins(context, log);
     const statusBar = new StatusBar(reins);
     const onDidStop = new vscode.EventEmitter<StopReport>();
-    context.subscriptions.push(reins, statusBar, onDidStop, ...registerCommands(reins), ...registerSignInCommands(reins, context));
+    const created = reins;
+    context.subscriptions.push(statusBar, onDidStop, ...registerCommands(created), ...registerSignInCommands(created, context));
     // Sessions that survive: load / list / delete / the picker, and the panel after a window reload.
-    context.subscriptions.push(...registerSessionCommands(reins), registerPanelSerializer(reins));
+    context.subscriptions.push(...registerSessionCommands(created), registerPanelSerializer(created));
     context.subscriptions.push(
-      reins.onDidChange(() => updateContextKeys(reins!)),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => updateContextKeys(reins!)),
+      // The instance made here, not the module variable: deactivation clears that first.
+      created.onDidChange(() => updateContextKeys(created)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => updateContextKeys(created)),
     );
-    updateContextKeys(reins);
+    updateContextKeys(created);
     log.info(`Reins ${context.extension.packageJSON.version} activated`);
 
     const r = reins;
@@ -76,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     return {
       logUri: context.logUri,
       onDidStop: onDidStop.event,
-      revivePanel: (panel, state) => revivePanel(r, panel, state),
+      revivePanel: (panel, state) => revivePanel(created, panel, state),
       state(folder) {
         const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
         const s = wf ? r.session(wf) : r.activeSession();
@@ -120,11 +99,13 @@ function startLifeline(context: vscode.ExtensionContext, log: vscode.LogOutputCh
 /** Window reload or close: stop every running turn briefly, then end every agent tree. */
 export async function deactivate(): Promise<void> {
   const r = reins;
+  const log = logChannel;
   reins = undefined;
-  if (!r) return;
+  logChannel = undefined;
   try {
-    await r.shutdown();
+    await r?.shutdown();
   } finally {
-    r.dispose();
+    r?.dispose();
+    log?.dispose();
   }
 }

@@ -1,5 +1,5 @@
 // What runs below an agent process: for ending its whole tree, and for finding the tool
-// processes a turn left behind (codex-acp leaves a cancelled `sleep 37` running).
+// processes a turn left behind (session/leftovers.ts decides which those are).
 // POSIX reads `ps`, whose `-A -o pid=,ppid=,pgid=,etime=,args=` works on Linux and macOS alike.
 import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -77,21 +77,6 @@ export function descendantsOf(rootPid: number, all: ProcessInfo[]): ProcessInfo[
 /** The processes below the agent now. */
 export async function descendantsNow(rootPid: number): Promise<ProcessInfo[]> {
   return descendantsOf(rootPid, await listProcesses());
-}
-
-/**
- * The agent's descendants that are still alive, were not there when the turn started
- * (`baseline`) and started at or after `since`: the tool processes of a turn that outlived
- * it. `ps` itself is left out. The baseline matters: codex-acp's npm wrapper starts its
- * native binary and gemini relaunches itself as a child, both moments before a first turn,
- * and `ps` gives start times to the second only.
- */
-export async function leftoverProcesses(rootPid: number, since: number, baseline: ReadonlySet<number> = new Set()): Promise<ProcessInfo[]> {
-  const all = await listProcesses();
-  // etime has a resolution of one second: allow that much slack.
-  return descendantsOf(rootPid, all).filter(
-    (p) => !baseline.has(p.pid) && p.startedAt >= since - 1500 && !/^ps -A -o/.test(p.command),
-  );
 }
 
 /** Send `signal` to each pid, ignoring the ones already gone. */

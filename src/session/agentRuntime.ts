@@ -11,7 +11,7 @@ import { AgentProcess, describeExit, type AgentLaunch, type ExitInfo } from '../
 import { AcpConnection, AgentExitedError, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess, type FileAccess } from '../acp/clientMethods/fs';
 import { TerminalHost } from '../acp/clientMethods/terminals';
-import { descendantsNow, type ProcessInfo } from '../acp/processTree';
+import type { ProcessInfo } from '../acp/processTree';
 import { promptBlocks } from '../acp/promptContent';
 import type { TraceLevel } from '../acp/trace';
 import { DisposableStore } from '../util/disposable';
@@ -483,11 +483,11 @@ export class AgentRuntime {
       const proc = this.proc;
       const exitedByItself = proc?.hasExited === true;
       // An agent that died leaves nothing of its group behind (a crashed agent's `sleep 60`
-      // would run on under init): list what is left, then end the group and tree.
-      const orphans = exitedByItself && proc?.pid !== undefined && !requested ? await descendantsNow(proc.pid) : [];
-      const exit = await (exitedByItself ? proc.exited : proc?.end());
-      if (exitedByItself) await proc.end();
-      this.turns.agentExited(exit ? describeExit(exit) : closed.detail);
+      // would run on under init): `end()` ends what is left and says what that was. When only
+      // the stream died, it ends the agent itself.
+      const ended = await proc?.end();
+      const orphans = exitedByItself && !requested ? (ended?.ended ?? []) : [];
+      this.turns.agentExited(ended ? describeExit(ended) : closed.detail);
       await stopping;
       if (orphans.length > 0) {
         this.options.log.info(`agent ${this.name} exited; ended ${orphans.length} process(es) it left: ${orphans.map((p) => `${p.pid} ${p.command}`).join('; ')}`);
