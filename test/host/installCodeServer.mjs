@@ -305,7 +305,9 @@ export async function ensureCodeServer({ quiet = false } = {}) {
       // Without nodedir node-gyp downloads headers from the internet, which is not reachable.
       npm_config_nodedir: paths.nodeDir,
       // Older code-servers check for it as root; npm 7+ no longer knows it (and says so otherwise).
-      ...(process.getuid?.() === 0 && (KNOWN[CODE_SERVER_VERSION]?.unsafePerm ?? true) ? { npm_config_unsafe_perm: 'true' } : {}),
+      ...(process.getuid?.() === 0 && (KNOWN[CODE_SERVER_VERSION] ? KNOWN[CODE_SERVER_VERSION].unsafePerm === true : true)
+        ? { npm_config_unsafe_perm: 'true' }
+        : {}),
       ...(ripgrepTmp ? { TMPDIR: ripgrepTmp } : {}),
       ...(KNOWN[CODE_SERVER_VERSION]?.cxxflags ? { CXXFLAGS: `${process.env.CXXFLAGS ?? ''} ${KNOWN[CODE_SERVER_VERSION].cxxflags}`.trim() } : {}),
     };
