@@ -103,6 +103,7 @@ export default defineConfig(
     'src/session/transcript.ts': ['no-unnecessary-type-assertion'],
     'test/fixtures/scriptedAgent/server.ts': ['restrict-template-expressions'],
     'test/unit/runtime.test.ts': ['no-unnecessary-type-assertion'],
+    'test/unit/scriptedAgentSessions.test.ts': ['no-unnecessary-type-assertion'],
     'test/unit/lifeline.test.ts': ['no-unnecessary-type-assertion', 'no-unused-expressions'],
     'test/host/lifelineSmoke.mjs': ['no-unused-expressions'],
   }),
