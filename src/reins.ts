@@ -79,7 +79,9 @@ export class Reins implements vscode.Disposable {
       return host;
     }
     const runAction = (action: PanelAction) => this.runAction(session, action);
-    host = restored ? PanelHost.revive(restored, session, this.context.extensionUri, runAction) : PanelHost.create(session, this.context.extensionUri, runAction);
+    host = restored
+      ? PanelHost.revive(restored, session, this.context.extensionUri, runAction)
+      : PanelHost.create(session, this.context.extensionUri, runAction);
     this.panels.set(session.key, host);
     host.panel.onDidChangeViewState((e) => {
       if (e.webviewPanel.active) {

@@ -46,6 +46,8 @@ export class SessionKeeper implements vscode.Disposable {
   /** The running load, list or delete: one at a time; a prompt waits for it (`idle`). */
   private busy: Promise<unknown> = Promise.resolve();
   private saveTimer: NodeJS.Timeout | undefined;
+  /** A turn ran since the transcript was last restored: it may show ids an agent chose (tool calls). */
+  private agentIdsShown = false;
   private readonly subscriptions = new DisposableStore();
 
   constructor(
@@ -94,7 +96,12 @@ export class SessionKeeper implements vscode.Disposable {
         }
       }),
     );
-    d.add(rt.onTurnStarted(() => rt.sessionId && this.keepsOwnList(rt) && void this.store.remember(rt.name, rt.sessionId)));
+    d.add(
+      rt.onTurnStarted(() => {
+        this.agentIdsShown = true;
+        if (rt.sessionId && this.keepsOwnList(rt)) void this.store.remember(rt.name, rt.sessionId);
+      }),
+    );
     d.add(rt.onExit(({ requested }) => !requested && this.onCrash(rt)));
     return d;
   }
@@ -135,10 +142,14 @@ export class SessionKeeper implements vscode.Disposable {
         const { report, outcome } = await rt.loadSession(sessionId, false);
         if (outcome) return outcome;
         if (report.outcome === 'abort-unverified') {
-          this.folder.transcript.notice('warning', `Not loaded: ${rt.name}'s stop was not confirmed, so no other session opens in ${this.folder.folder.name}.`, [
-            { action: 'checkAgain', label: 'Check Again' },
-            { action: 'forceStop', label: 'Force Stop' },
-          ]);
+          this.folder.transcript.notice(
+            'warning',
+            `Not loaded: ${rt.name}'s stop was not confirmed, so no other session opens in ${this.folder.folder.name}.`,
+            [
+              { action: 'checkAgain', label: 'Check Again' },
+              { action: 'forceStop', label: 'Force Stop' },
+            ],
+          );
           return { status: 'failed', error: 'the running turn did not confirm its stop, so nothing was loaded', refused: true };
         }
       } finally {
@@ -210,10 +221,14 @@ export class SessionKeeper implements vscode.Disposable {
     }
     const title = rt.sessionConfig?.sessionTitle;
     if (o.how === 'load') transcript.notice('info', `Loaded the session${title ? ` “${title}”` : ''} from ${rt.name}.`);
-    else if (o.how === 'resume' && before) transcript.notice('info', `Resumed the session${title ? ` “${title}”` : ''}: ${rt.name} does not replay earlier messages, so they are not shown.`);
+    else if (o.how === 'resume' && before)
+      transcript.notice('info', `Resumed the session${title ? ` “${title}”` : ''}: ${rt.name} does not replay earlier messages, so they are not shown.`);
     else if (o.how === 'resume') {
-      // The same conversation in a new process: new ids for what is shown, so that reused tool call ids cannot overwrite it.
-      transcript.restore(transcript.entries);
+      // The same conversation in a new process: what the old one showed gets ids of Reins' own, so
+      // that reused tool call ids cannot overwrite it. (A transcript kept from the last window has
+      // them already; redrawing it would lose the panel's scroll position.)
+      if (this.agentIdsShown) transcript.restore(transcript.entries);
+      this.agentIdsShown = false;
       transcript.notice('info', `Resumed the session with ${rt.name}.`);
     }
   }
@@ -224,13 +239,18 @@ export class SessionKeeper implements vscode.Disposable {
     // Restarting gains something only where the session comes back; otherwise the next prompt starts it.
     if (!caps.load && !caps.resume) return;
     if (this.crashes.take()) {
-      this.log.info(`agent ${rt.name} exited by itself; restarting it to reopen session ${rt.sessionId} (${this.crashes.used} of ${this.crashes.max} automatic restarts in ${this.crashes.windowMs / 60_000} minutes)`);
+      this.log.info(
+        `agent ${rt.name} exited by itself; restarting it to reopen session ${rt.sessionId} (${this.crashes.used} of ${this.crashes.max} automatic restarts in ${this.crashes.windowMs / 60_000} minutes)`,
+      );
       void this.folder.restartAgent();
       return;
     }
     const text = `${rt.name} exited ${this.crashes.max + 1} times within ${this.crashes.windowMs / 60_000} minutes; Reins does not restart it again by itself.`;
     this.log.warn(text);
-    this.folder.transcript.notice('error', text, [{ action: 'restartAgent', label: 'Restart' }, { action: 'openLog', label: 'Open Log' }]);
+    this.folder.transcript.notice('error', text, [
+      { action: 'restartAgent', label: 'Restart' },
+      { action: 'openLog', label: 'Open Log' },
+    ]);
     void vscode.window.showWarningMessage(`Reins: ${text}`, 'Restart', 'Open Log').then((choice) => {
       if (choice === 'Restart') {
         this.crashes.reset();
@@ -285,8 +305,8 @@ export class SessionKeeper implements vscode.Disposable {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     const entries = this.folder.transcript.entries;
-    void this.storage.update(this.transcriptKey, entries.length > 0 ? saveTranscript(entries) : undefined).then(undefined, (error: unknown) =>
-      this.log.warn(`could not keep the transcript of ${this.folder.folder.name}: ${(error as Error)?.message ?? error}`),
-    );
+    void this.storage
+      .update(this.transcriptKey, entries.length > 0 ? saveTranscript(entries) : undefined)
+      .then(undefined, (error: unknown) => this.log.warn(`could not keep the transcript of ${this.folder.folder.name}: ${(error as Error)?.message ?? error}`));
   }
 }

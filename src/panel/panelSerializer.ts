@@ -14,16 +14,17 @@ export function registerPanelSerializer(reins: Reins): vscode.Disposable {
 }
 
 /** What VS Code calls for each Reins panel it restores (tests call it with a panel of their own). */
-export async function revivePanel(reins: Reins, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+export function revivePanel(reins: Reins, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const key = typeof (state as { folder?: unknown } | undefined)?.folder === 'string' ? (state as { folder: string }).folder : undefined;
   // The folder it showed; a panel from before this state existed, or of a folder since removed, takes the current one.
   const folder = folders.find((f) => f.uri.toString() === key) ?? (folders.length > 0 ? undefined : null);
   if (folder === null) {
     panel.dispose(); // no folder open: nothing to show (the window's folder was closed)
-    return;
+    return Promise.resolve();
   }
   const host = reins.openPanel(folder, panel);
   // As Open Agent Panel does: the agent starts, and with it the folder's session reopens.
   if (host && vscode.workspace.isTrusted) void host.session.ensureAgent();
+  return Promise.resolve();
 }

@@ -157,8 +157,20 @@ export class AgentRuntime {
       current: () => this.sessionIdValue,
       setCurrent: (id) => (this.sessionIdValue = id),
       params: () => this.controls.newSessionParams(options.launch.cwd, this.initResult),
-      openNew: async () => (await this.controls.open(() => this.conn!.newSession(this.controls.newSessionParams(options.launch.cwd, this.initResult), settings().initializeTimeoutMs), (a) => (this.sessionIdValue = a.sessionId), (n) => this.deliver(n))).sessionId,
-      openExisting: (request, id) => this.controls.open(request, () => (this.sessionIdValue = id), (n) => this.deliver(n)),
+      openNew: async () =>
+        (
+          await this.controls.open(
+            () => this.conn!.newSession(this.controls.newSessionParams(options.launch.cwd, this.initResult), settings().initializeTimeoutMs),
+            (a) => (this.sessionIdValue = a.sessionId),
+            (n) => this.deliver(n),
+          )
+        ).sessionId,
+      openExisting: (request, id) =>
+        this.controls.open(
+          request,
+          () => (this.sessionIdValue = id),
+          (n) => this.deliver(n),
+        ),
       renote: (n) => this.controls.note(n),
       onUpdate: this.onUpdate,
     });

@@ -72,7 +72,9 @@ function cutText(entry: TranscriptEntry, max: number): TranscriptEntry {
     case 'thought':
       return entry.markdown.length > max ? { ...entry, markdown: cut(entry.markdown) } : entry;
     case 'tool':
-      return entry.terminal && entry.terminal.text.length > max ? { ...entry, terminal: { ...entry.terminal, text: cut(entry.terminal.text), truncated: true } } : entry;
+      return entry.terminal && entry.terminal.text.length > max
+        ? { ...entry, terminal: { ...entry.terminal, text: cut(entry.terminal.text), truncated: true } }
+        : entry;
     default:
       return entry;
   }

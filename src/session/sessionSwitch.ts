@@ -56,9 +56,7 @@ export interface SessionOpened {
   missed?: Missed;
 }
 
-export type LoadOutcome =
-  | { status: 'loaded' | 'resumed'; sessionId: string }
-  | { status: 'failed'; error: string; sessionId?: string; unknown?: boolean };
+export type LoadOutcome = { status: 'loaded' | 'resumed'; sessionId: string } | { status: 'failed'; error: string; sessionId?: string; unknown?: boolean };
 
 /** Update kinds that are the session's state, not its conversation: its config keeps them. */
 const STATE_KINDS = new Set(['available_commands_update', 'session_info_update', 'usage_update', 'current_mode_update', 'config_option_update']);
@@ -83,7 +81,11 @@ export class SessionSwitch {
     if (want) {
       const method = reopenMethod(this.caps, want.keepTranscript);
       if (!method) {
-        missed = { sessionId: want.sessionId, why: `${this.port.name} cannot reopen sessions (it offers neither session/load nor session/resume)`, unknown: false };
+        missed = {
+          sessionId: want.sessionId,
+          why: `${this.port.name} cannot reopen sessions (it offers neither session/load nor session/resume)`,
+          unknown: false,
+        };
       } else {
         try {
           await this.reopen(method, want.sessionId, undefined);
@@ -185,7 +187,9 @@ export class SessionSwitch {
     } else {
       await this.load(conn, params, sessionId);
     }
-    this.port.log.info(`agent ${this.port.name}: ${method === 'session/load' ? 'loaded' : 'resumed'} session ${sessionId}${previous ? ` (replaces ${previous})` : ''}`);
+    this.port.log.info(
+      `agent ${this.port.name}: ${method === 'session/load' ? 'loaded' : 'resumed'} session ${sessionId}${previous ? ` (replaces ${previous})` : ''}`,
+    );
     this._onOpened.fire({ sessionId, how: method === 'session/load' ? 'load' : 'resume', previous });
   }
 
@@ -215,7 +219,10 @@ export class SessionSwitch {
               clearTimeout(timer);
               timer = setTimeout(() => reject(new TimeoutError('session/load (after its last replayed update)', limit)), limit);
             };
-            conn.loadSession(params).then(resolve, reject).finally(() => clearTimeout(timer));
+            conn
+              .loadSession(params)
+              .then(resolve, reject)
+              .finally(() => clearTimeout(timer));
           }),
         sessionId,
       );

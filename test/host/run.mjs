@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, onCleanup, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { runReloadSmoke } from './reloadSmoke.mjs';
 import { runUiSmoke } from './uiSmoke.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -146,6 +147,12 @@ async function main() {
           () => true,
           (err) => (console.error(`[ui-smoke] FAILED: ${err?.message ?? err}`), false));
         results.push([`ui smoke (${secs(t)})`, ok ? 0 : 1]);
+        // A real window reload: the panel, its transcript, draft and scroll, the session resumed.
+        const t2 = Date.now();
+        const reloaded = await runReloadSmoke({ server: r.server, extensionDevelopmentPath }).then(
+          () => true,
+          (err) => (console.error(`[reload-smoke] FAILED: ${err?.message ?? err}`), false));
+        results.push([`reload smoke (${secs(t2)})`, reloaded ? 0 : 1]);
       }
     }
   } finally {

@@ -49,8 +49,14 @@ async function start(dir: string, scenario: object, reopen?: ReopenRequest, sett
 
 const scratch = () => mkdtempSync(path.join(tmpdir(), 'reins-sess-'));
 const texts = (updates: SessionNotification[], kind: string) =>
-  updates.filter((n) => n.update.sessionUpdate === kind).map((n) => ((n.update as { content?: { text?: string } }).content?.text ?? '')).join('');
-const methods = (record: string) => received(readRecord(record)).map((w) => w.msg.method).filter((m): m is string => typeof m === 'string');
+  updates
+    .filter((n) => n.update.sessionUpdate === kind)
+    .map((n) => (n.update as { content?: { text?: string } }).content?.text ?? '')
+    .join('');
+const methods = (record: string) =>
+  received(readRecord(record))
+    .map((w) => w.msg.method)
+    .filter((m): m is string => typeof m === 'string');
 
 const answer = (text: string) => ({ steps: [{ text, chunk: 4, intervalMs: 1 }] });
 
@@ -73,7 +79,10 @@ describe('session switch against the scripted agent', function () {
     assert.deepEqual({ sessionId: load.sessionId, cwd: load.cwd, mcpServers: load.mcpServers }, { sessionId, cwd: dir, mcpServers: [] });
     assert.equal(texts(second.updates, 'user_message_chunk'), 'What is the answer?');
     assert.equal(texts(second.updates, 'agent_message_chunk'), 'The answer is 42.');
-    assert.deepEqual(second.opened.map((o) => [o.how, o.sessionId]), [['load', sessionId]]);
+    assert.deepEqual(
+      second.opened.map((o) => [o.how, o.sessionId]),
+      [['load', sessionId]],
+    );
     // The replayed title reached the session's config, made at the answer (after the replay).
     // Sabotage (the replay's state updates not handed to the new config): "undefined !== 'What is the answer?'".
     assert.equal(second.rt.sessionConfig?.view().title, 'What is the answer?');
@@ -91,7 +100,10 @@ describe('session switch against the scripted agent', function () {
     const second = await start(dir, scenario, { sessionId: first.rt.sessionId!, keepTranscript: true });
     assert.deepEqual(methods(second.record), ['initialize', 'session/resume']);
     assert.equal(second.updates.length, 0);
-    assert.deepEqual(second.opened.map((o) => o.how), ['resume']);
+    assert.deepEqual(
+      second.opened.map((o) => o.how),
+      ['resume'],
+    );
   });
 
   it('a session the agent does not know: a new one instead, and the miss says so', async () => {
@@ -117,10 +129,16 @@ describe('session switch against the scripted agent', function () {
     const { rt, record } = await start(dir, { sessions: { load: true, list: true, pageSize: 2, seed: 5 }, prompts: [answer('ok')] });
     const { sessions, pages } = await rt.listSessions();
     assert.equal(pages, 3);
-    assert.deepEqual(sessions.map((s) => s.sessionId), ['sess-1', 'old-5', 'old-4', 'old-3', 'old-2', 'old-1']);
+    assert.deepEqual(
+      sessions.map((s) => s.sessionId),
+      ['sess-1', 'old-5', 'old-4', 'old-3', 'old-2', 'old-1'],
+    );
     assert.equal(sessions[1].title, 'Earlier session 5');
     const asked = received(readRecord(record), 'session/list').map((w) => w.msg.params);
-    assert.deepEqual(asked.map((p) => p.cwd), [dir, dir, dir]);
+    assert.deepEqual(
+      asked.map((p) => p.cwd),
+      [dir, dir, dir],
+    );
     assert.equal(asked[0].cursor, undefined);
     assert.ok(typeof asked[1].cursor === 'string' && asked[2].cursor !== asked[1].cursor);
   });
@@ -165,7 +183,9 @@ describe('session switch against the scripted agent', function () {
 
   it('load refused while the stop is unverified: nothing is closed or loaded', async () => {
     const dir = scratch();
-    const { rt, record } = await start(dir, { sessions: { load: true, close: true }, prompts: [{ steps: [{ hang: true }], onCancel: 'never' }] }, undefined, { settleTimeoutMs: 300 });
+    const { rt, record } = await start(dir, { sessions: { load: true, close: true }, prompts: [{ steps: [{ hang: true }], onCancel: 'never' }] }, undefined, {
+      settleTimeoutMs: 300,
+    });
     const before = rt.sessionId;
     void rt.prompt('stuck');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
@@ -186,7 +206,11 @@ describe('session switch against the scripted agent', function () {
     const { outcome } = await rt.loadSession('nope');
     assert.deepEqual(outcome, { status: 'failed', error: 'scripted does not know session nope', unknown: true, sessionId: before });
     assert.equal(rt.sessionId, before);
-    assert.deepEqual(opened.at(-1), { sessionId: before, how: 'kept', missed: { sessionId: 'nope', why: 'scripted does not know session nope', unknown: true } });
+    assert.deepEqual(opened.at(-1), {
+      sessionId: before,
+      how: 'kept',
+      missed: { sessionId: 'nope', why: 'scripted does not know session nope', unknown: true },
+    });
     assert.deepEqual(await rt.prompt('still here?'), { kind: 'completed', stopReason: 'end_turn' });
   });
 
@@ -194,7 +218,10 @@ describe('session switch against the scripted agent', function () {
     const dir = scratch();
     const { rt, record } = await start(dir, { sessions: { list: true, delete: true, seed: 2 }, prompts: [answer('ok')] });
     await rt.deleteSession('old-1');
-    assert.deepEqual((await rt.listSessions()).sessions.map((s) => s.sessionId), ['sess-1', 'old-2']);
+    assert.deepEqual(
+      (await rt.listSessions()).sessions.map((s) => s.sessionId),
+      ['sess-1', 'old-2'],
+    );
     await assert.rejects(rt.deleteSession(rt.sessionId!), /current session/);
     assert.equal(received(readRecord(record), 'session/delete').length, 1);
     const plain = await start(scratch(), { prompts: [answer('ok')] });

@@ -39,14 +39,20 @@ describe('sessions: capabilities', () => {
 });
 
 describe('sessions: session/list paging', () => {
-  const page = (ids: string[], nextCursor?: string | null, cwd = '/w'): ListSessionsResponse => ({ sessions: ids.map((sessionId) => ({ sessionId, cwd })), nextCursor });
+  const page = (ids: string[], nextCursor?: string | null, cwd = '/w'): ListSessionsResponse => ({
+    sessions: ids.map((sessionId) => ({ sessionId, cwd })),
+    nextCursor,
+  });
 
   it('follows nextCursor to the end, passing each cursor on', async () => {
     const asked: (string | undefined)[] = [];
     const pages: Record<string, ListSessionsResponse> = { first: page(['a', 'b'], 'c1'), c1: page(['c', 'd'], 'c2'), c2: page(['e'], null) };
     const out = await listAllSessions(async (cursor) => (asked.push(cursor), pages[cursor ?? 'first']), '/w');
     assert.deepEqual(asked, [undefined, 'c1', 'c2']);
-    assert.deepEqual(out.sessions.map((s) => s.sessionId), ['a', 'b', 'c', 'd', 'e']);
+    assert.deepEqual(
+      out.sessions.map((s) => s.sessionId),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
     assert.equal(out.incomplete, undefined);
   });
 
@@ -56,7 +62,10 @@ describe('sessions: session/list paging', () => {
     const out = await listAllSessions(async (cursor) => (calls++, cursor === undefined ? page(['a'], 'x') : page(['b'], 'x')), '/w');
     assert.equal(calls, 2);
     assert.match(out.incomplete ?? '', /gave cursor "x" twice/);
-    assert.deepEqual(out.sessions.map((s) => s.sessionId), ['a', 'b']);
+    assert.deepEqual(
+      out.sessions.map((s) => s.sessionId),
+      ['a', 'b'],
+    );
   });
 
   it('cursors that never end stop at the page cap; an empty cursor is the end', async () => {
@@ -72,7 +81,15 @@ describe('sessions: session/list paging', () => {
     const out = await listAllSessions(
       async (cursor) =>
         cursor === undefined
-          ? { sessions: [{ sessionId: 'a', cwd: '/w/', title: '  Fix it  ' }, { sessionId: '', cwd: '/w' }, { cwd: '/w' } as never, { sessionId: 'x', cwd: '/other' }], nextCursor: 'n' }
+          ? {
+              sessions: [
+                { sessionId: 'a', cwd: '/w/', title: '  Fix it  ' },
+                { sessionId: '', cwd: '/w' },
+                { cwd: '/w' } as never,
+                { sessionId: 'x', cwd: '/other' },
+              ],
+              nextCursor: 'n',
+            }
           : page(['a', 'b']),
       '/w',
     );
@@ -90,8 +107,16 @@ describe('sessions: session/list paging', () => {
   });
 
   it('newest first by updatedAt, undated last in their order', () => {
-    const sorted = newestFirst([{ sessionId: 'u1' }, { sessionId: 'old', updatedAt: '2025-01-01T00:00:00Z' }, { sessionId: 'new', updatedAt: '2026-01-01T00:00:00Z' }, { sessionId: 'u2' }]);
-    assert.deepEqual(sorted.map((s) => s.sessionId), ['new', 'old', 'u1', 'u2']);
+    const sorted = newestFirst([
+      { sessionId: 'u1' },
+      { sessionId: 'old', updatedAt: '2025-01-01T00:00:00Z' },
+      { sessionId: 'new', updatedAt: '2026-01-01T00:00:00Z' },
+      { sessionId: 'u2' },
+    ]);
+    assert.deepEqual(
+      sorted.map((s) => s.sessionId),
+      ['new', 'old', 'u1', 'u2'],
+    );
   });
 });
 
@@ -113,7 +138,7 @@ describe('sessions: restart cap', () => {
   });
 });
 
-describe('sessions: Reins\' own per-folder list', () => {
+describe("sessions: Reins' own per-folder list", () => {
   it('remembers per agent, newest first, bounded; titles kept; forget clears the current one too', async () => {
     let t = Date.UTC(2026, 0, 1);
     const kv = new MemoryKeyValue();
@@ -124,15 +149,28 @@ describe('sessions: Reins\' own per-folder list', () => {
     await store.remember('a', 's3');
     await store.remember('a', 's1'); // used again: first, title kept
     await store.remember('a', 's4');
-    assert.deepEqual(store.list('a').map((s) => [s.sessionId, s.title]), [['s4', undefined], ['s1', 'First'], ['s3', undefined]]);
-    assert.deepEqual(store.list('b').map((s) => s.sessionId), ['other']);
+    assert.deepEqual(
+      store.list('a').map((s) => [s.sessionId, s.title]),
+      [
+        ['s4', undefined],
+        ['s1', 'First'],
+        ['s3', undefined],
+      ],
+    );
+    assert.deepEqual(
+      store.list('b').map((s) => s.sessionId),
+      ['other'],
+    );
     await store.retitle('a', 's3', 'Third');
     await store.retitle('a', 'nope', 'ignored');
     assert.equal(store.list('a').find((s) => s.sessionId === 's3')?.title, 'Third');
     await store.setCurrent({ agent: 'a', sessionId: 's1' });
     await store.forget('a', 's1');
     assert.equal(store.current, undefined, 'a session the agent does not know is not reopened');
-    assert.deepEqual(store.list('a').map((s) => s.sessionId), ['s4', 's3']);
+    assert.deepEqual(
+      store.list('a').map((s) => s.sessionId),
+      ['s4', 's3'],
+    );
     // Another folder's store sees none of it.
     assert.deepEqual(new SessionStore(kv, 'file:///other').list('a'), []);
   });
@@ -152,12 +190,24 @@ describe('sessions: the saved transcript', () => {
     { kind: 'agent', id: 'a2', markdown: 'x'.repeat(50) },
     { kind: 'tool', id: 'tool-1', title: 'Run', status: 'in_progress' },
     { kind: 'permission', id: 'p1', title: 'May I?', options: [] },
-    { kind: 'notice', id: 'n3', level: 'warning', text: 'not confirmed', actions: [{ action: 'checkAgain', label: 'Check Again' }, { action: 'openLog', label: 'Open Log' }] },
+    {
+      kind: 'notice',
+      id: 'n3',
+      level: 'warning',
+      text: 'not confirmed',
+      actions: [
+        { action: 'checkAgain', label: 'Check Again' },
+        { action: 'openLog', label: 'Open Log' },
+      ],
+    },
   ];
 
   it('keeps the newest entries within the bounds, cutting long texts from the start', () => {
     const saved = saveTranscript(entries, { maxEntries: 3, maxChars: 1_000_000, maxEntryChars: 10 });
-    assert.deepEqual(saved.entries.map((e) => e.id), ['tool-1', 'p1', 'n3']);
+    assert.deepEqual(
+      saved.entries.map((e) => e.id),
+      ['tool-1', 'p1', 'n3'],
+    );
     assert.equal(saved.dropped, 2);
     const cut = saveTranscript(entries, { maxEntries: 10, maxChars: 1_000_000, maxEntryChars: 10 }).entries[1];
     assert.deepEqual(cut, { kind: 'agent', id: 'a2', markdown: `…${'x'.repeat(10)}` });
@@ -199,6 +249,9 @@ describe('sessions: the transcript and a replay', () => {
     const tr = new Transcript();
     tr.restore([{ kind: 'tool', id: 'tool-1', title: 'Old run', status: 'completed' }]);
     tr.apply({ sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: 'tool-1', title: 'New run', status: 'pending' } });
-    assert.deepEqual(tr.entries.map((e) => (e.kind === 'tool' ? e.title : e.kind)), ['Old run', 'New run']);
+    assert.deepEqual(
+      tr.entries.map((e) => (e.kind === 'tool' ? e.title : e.kind)),
+      ['Old run', 'New run'],
+    );
   });
 });
