@@ -6,6 +6,7 @@
 // `reins.loadSession` / `reins.listSessions` / `reins.deleteSession` are carried out here.
 // FolderSession owns one and calls it at the few places where a session starts or ends.
 import * as vscode from 'vscode';
+import { describeExit } from './acp/agentProcess';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { AgentRuntime } from './session/agentRuntime';
 import { RestartBudget } from './session/restartBudget';
@@ -48,6 +49,8 @@ export class SessionKeeper implements vscode.Disposable {
   private saveTimer: NodeJS.Timeout | undefined;
   /** A turn ran since the transcript was last restored: it may show ids an agent chose (tool calls). */
   private agentIdsShown = false;
+  /** Why the agent was restarted by itself: said again after a replay, which clears what the panel said. */
+  private crashNote: string | undefined;
   private readonly subscriptions = new DisposableStore();
 
   constructor(
@@ -220,6 +223,9 @@ export class SessionKeeper implements vscode.Disposable {
       return;
     }
     const title = rt.sessionConfig?.sessionTitle;
+    const crashNote = this.crashNote;
+    this.crashNote = undefined;
+    if (o.how === 'load' && crashNote) transcript.notice('warning', crashNote);
     if (o.how === 'load') transcript.notice('info', `Loaded the session${title ? ` “${title}”` : ''} from ${rt.name}.`);
     else if (o.how === 'resume' && before)
       transcript.notice('info', `Resumed the session${title ? ` “${title}”` : ''}: ${rt.name} does not replay earlier messages, so they are not shown.`);
@@ -242,6 +248,12 @@ export class SessionKeeper implements vscode.Disposable {
       this.log.info(
         `agent ${rt.name} exited by itself; restarting it to reopen session ${rt.sessionId} (${this.crashes.used} of ${this.crashes.max} automatic restarts in ${this.crashes.windowMs / 60_000} minutes)`,
       );
+      const how = rt.exit
+        ? describeExit(rt.exit)
+            .split('\n')[0]
+            .replace(/; stderr:$/, '')
+        : 'exited';
+      this.crashNote = `${rt.name} ${how}; Reins started it again (${this.crashes.used} of ${this.crashes.max} times within ${this.crashes.windowMs / 60_000} minutes).`;
       void this.folder.restartAgent();
       return;
     }

@@ -71,6 +71,12 @@ describe('sessions that survive', function () {
       assert.equal((await state()).sessionId, sessionId, `restart ${crash} reopened the session`);
     }
     assert.equal(received(agent.entries(), 'session/load').length, 4);
+    // The replay cleared the panel; what happened is said again after it.
+    const said = (await state()).transcript.filter((e) => e.kind === 'notice').map((e) => (e.kind === 'notice' ? e.text : ''));
+    assert.ok(
+      said.some((t) => /exited with code 3; Reins started it again \(4 of 4 times within 3 minutes\)/.test(t)),
+      JSON.stringify(said),
+    );
     await send('crash 5');
     await waitUntil('the fifth exit', async () => (await state()).agentPhase === 'exited');
     // Sabotage (the budget not consulted in onCrash): "timed out after 10000 ms waiting for the fifth exit" (restarted again).
