@@ -37,7 +37,7 @@ describe('bad input', () => {
       prompts: [
         {
           steps: [
-            { call: { method: 'terminal/create', params: { sessionId: 'x', command: 'ls' } } },
+            { call: { method: 'elicitation/create', params: { sessionId: 'x', message: 'hi' } } },
             { call: { method: '_scripted/not_a_method', params: {} } },
             { call: { method: 'fs/read_text_file', params: { sessionId: 'x' } } },
             { text: 'done' },
@@ -56,7 +56,7 @@ describe('bad input', () => {
   });
 
   for (const [what, scenario, pattern, setup] of [
-    ['a command that is not found', null, /command not found: \/no\/such\/agent-binary/, undefined],
+    ['a command that is not found', null, /\/no\/such\/agent-binary` was not found on the extension host's PATH or through your login shell/, undefined],
     ['an agent that exits at once', 'exit-at-once', /exited with code 1[\s\S]*no API key found/, undefined],
     ['an agent that never answers initialize', 'init-never', /initialize got no answer within 1 s[\s\S]*will never come/, () => setting('initializeTimeoutSeconds', 1)],
   ] as const) {
@@ -81,7 +81,9 @@ describe('bad input', () => {
       assert.ok(last && last.kind === 'notice', 'an error notice');
       assert.match(last.text, pattern);
       assert.ok(last.text.includes(scenario ? 'scripted-agent.js' : '/no/such/agent-binary'), 'names the command');
-      assert.ok(last.actions?.some((a) => a.action === 'openLog'), 'offers Open Log');
+      // A command found nowhere is fixed in the settings; a start that failed is read in the log.
+      const help = scenario ? 'openLog' : 'openSettings';
+      assert.ok(last.actions?.some((a) => a.action === help), `offers ${help}: ${JSON.stringify(last.actions)}`);
     });
   }
 });

@@ -17,6 +17,8 @@ const call = (method: 'fs/read_text_file' | 'fs/write_text_file', params: Record
 describe('fs: the agent stays inside the workspace', () => {
   let ws: string;
   let outside: string;
+  /** A .vscode/settings.json that other suites left, put back after the test. */
+  let savedSettings: string | undefined;
   const made: string[] = [];
 
   before(function () {
@@ -40,6 +42,12 @@ describe('fs: the agent stays inside the workspace', () => {
     await setting('maxFileWriteMegabytes', undefined);
     if (!ws) return;
     for (const name of [...made, 'notes', '.git', '.vscode', 'big-out.txt']) fs.rmSync(path.join(ws, name), { recursive: true, force: true });
+    // Other suites keep settings in the workspace (the agent picker may write there): put them back.
+    if (savedSettings !== undefined) {
+      fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
+      fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), savedSettings);
+      savedSettings = undefined;
+    }
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
@@ -49,6 +57,10 @@ describe('fs: the agent stays inside the workspace', () => {
   //   + 'served: {"content":"the secret"}'
   //   - 'outside-workspace'
   it('refuses a link out, another session and oversized requests; serves ..hidden; lists the writes with marks', async () => {
+    // The write below creates .vscode/settings.json: set aside one that other suites left.
+    const settingsFile = path.join(ws, '.vscode', 'settings.json');
+    savedSettings = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+    fs.rmSync(settingsFile, { force: true });
     await setting('maxFileReadMegabytes', 0.001); // about 1 KB: big.txt (3000 bytes) is too large
     await setting('maxFileWriteMegabytes', 0.001);
     const agent = await addAgent({

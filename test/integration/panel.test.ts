@@ -72,7 +72,10 @@ describe('panel and prompt', () => {
     });
     await useAgent(agent);
     await send('tools');
-    const tools = (await api()).state()!.transcript.filter((e) => e.kind === 'tool');
+    // This turn's tools: the transcript may still show earlier suites' turns.
+    const transcript = (await api()).state()!.transcript;
+    const mine = transcript.slice(transcript.map((e) => e.kind === 'user' && e.text === 'tools').lastIndexOf(true));
+    const tools = mine.filter((e) => e.kind === 'tool');
     assert.deepEqual(
       tools.map((t) => t.kind === 'tool' && [t.id, t.status, t.detail]),
       [
