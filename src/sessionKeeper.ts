@@ -219,7 +219,10 @@ export class SessionKeeper implements vscode.Disposable {
       // Nothing to say when there was nothing to reopen into (a first start with an empty panel).
       if (transcript.entries.length === 0 && !o.missed.unknown && o.how === 'new') return;
       const now = o.how === 'kept' ? 'The current session stays open.' : 'This is a new session: the conversation above is not part of it.';
-      transcript.notice('warning', `Could not reopen the earlier session: ${o.missed.why}. ${now}`);
+      const caps = rt.sessionCaps;
+      // An agent that cannot reopen at all is no failure: only say what it means.
+      if (!caps.load && !caps.resume) transcript.notice('info', `${rt.name} cannot reopen sessions. ${now}`);
+      else transcript.notice('warning', `Could not reopen the earlier session: ${o.missed.why}. ${now}`);
       return;
     }
     const title = rt.sessionConfig?.sessionTitle;
