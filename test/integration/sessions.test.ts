@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ListedSession, LoadSessionResult } from '../../src/api';
-import { received } from '../fixtures/scriptedAgent/records';
+import { events, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, resetReins, send, setting, useAgent, waitUntil, type ScriptedAgent } from './support';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-it-sessions-'));
@@ -196,6 +196,38 @@ describe('sessions that survive', function () {
     assert.ok(!(await list()).some((s) => s.sessionId === first), 'forgotten');
     const again = await load(first);
     assert.equal(again.status, 'failed');
+  });
+
+  it('Open Session… lists the sessions and loads the one picked; reins.deleteSession where offered', async () => {
+    const agent = await addAgent({ sessions: { load: true, list: true, delete: true, seed: 2 }, prompts: [answer('ok')] });
+    await useAgent(agent);
+    const picking = vscode.commands.executeCommand('reins.openSession');
+    // Items: New Session, the current session, old-2, old-1 (newest first). Driven as the keyboard would.
+    await waitUntil('the sessions to be listed', () => received(agent.entries(), 'session/list').length > 0);
+    await new Promise((r) => setTimeout(r, 500));
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await picking;
+    // (The session is current from the moment its load goes out: wait for the agent's answer, then the notice.)
+    await waitUntil('old-2 to be loaded', () => events(agent.entries(), 'session-loaded').length === 1);
+    await waitUntil('the notice', async () => (await state()).transcript.some((e) => e.kind === 'notice' && /^Loaded the session from/.test(e.text)));
+    assert.equal((await state()).sessionId, 'old-2');
+    assert.equal(received(agent.entries(), 'session/load')[0]?.msg.params.sessionId, 'old-2', JSON.stringify(methods(agent)));
+
+    assert.deepEqual(await vscode.commands.executeCommand('reins.deleteSession', 'old-1'), { status: 'deleted' });
+    assert.deepEqual(await vscode.commands.executeCommand('reins.deleteSession', 'old-2'), {
+      status: 'failed',
+      error: 'this is the current session; open another one before deleting it',
+    });
+    assert.ok(!(await list()).some((x) => x.sessionId === 'old-1'));
+    const plain = await addAgent({ prompts: [answer('ok')] });
+    await useAgent(plain);
+    assert.deepEqual(await list(), [], 'an agent that can neither list nor reopen: nothing to list');
+    assert.deepEqual(await vscode.commands.executeCommand('reins.deleteSession', 'x'), {
+      status: 'failed',
+      error: `${plain.name} does not offer session/delete`,
+    });
   });
 
   it('the panel serializer adopts a restored panel for its folder: our document, one panel per folder', async () => {
