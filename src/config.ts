@@ -94,3 +94,9 @@ export function demoAgentEntry(extensionPath: string): AgentEntry {
 export function affectsAgents(e: vscode.ConfigurationChangeEvent): boolean {
   return e.affectsConfiguration('reins.agents') || e.affectsConfiguration('reins.defaultAgent');
 }
+
+/** This extension's version, from its package.json (typed `any` by VS Code). */
+export function extensionVersion(extension: vscode.Extension<unknown>): string {
+  const version = (extension.packageJSON as { version?: unknown }).version;
+  return typeof version === 'string' ? version : '0.0.0';
+}

@@ -6,6 +6,7 @@ import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './auth/commands';
 import { registerCommands, updateContextKeys } from './commands';
 import type { ReinsApi } from './api';
+import { extensionVersion } from './config';
 import { createLog, logError } from './log';
 import { registerPanelSerializer, revivePanel } from './panel/panelSerializer';
 import { Reins } from './reins';
@@ -39,7 +40,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
       vscode.workspace.onDidGrantWorkspaceTrust(() => updateContextKeys(created)),
     );
     updateContextKeys(created);
-    log.info(`Reins ${context.extension.packageJSON.version} activated`);
+    log.info(`Reins ${extensionVersion(context.extension)} activated`);
 
     const r = reins;
     const watched = new WeakSet<object>();

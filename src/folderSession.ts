@@ -4,8 +4,7 @@
 import * as vscode from 'vscode';
 import { describeExit } from './acp/agentProcess';
 import { watchFileAccess } from './acp/clientMethods/writeReport';
-import { fileLimits } from './config';
-import { DEMO_AGENT, maxLineBytes, resolveAgent, runtimeSettings, traceLevel, type ResolvedAgent } from './config';
+import { DEMO_AGENT, extensionVersion, fileLimits, maxLineBytes, resolveAgent, runtimeSettings, traceLevel, type ResolvedAgent } from './config';
 import { AgentRuntime, StartError, type StopReport } from './session/agentRuntime';
 import type { FolderGate } from './session/folderGate';
 import { mcpServersSetting, watchMcpSkips } from './mcp';
@@ -322,7 +321,7 @@ export class FolderSession implements vscode.Disposable {
       log: this.log,
       trace: traceLevel,
       maxLineBytes: maxLineBytes(),
-      clientInfo: { name: 'reins', version: String(this.extension.extension.packageJSON.version ?? '0.0.0') },
+      clientInfo: { name: 'reins', version: extensionVersion(this.extension.extension) },
       mcpServers: () => mcpServersSetting(this.log),
       reopen: this.keeper.reopenFor(agent.name),
     });

@@ -48,7 +48,7 @@ export function toolCommands(title: string | null | undefined, rawInput: unknown
   const add = (value: unknown) => {
     if (typeof value === 'string' && value.trim()) found.push(normalize(value));
     else if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) {
-      const argv = value as string[];
+      const argv: string[] = value;
       found.push(normalize(argv.join(' ')));
       // ["bash", "-lc", "sleep 37"]: the script is what runs below the shell.
       const last = argv[argv.length - 1];

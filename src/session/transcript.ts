@@ -27,7 +27,7 @@ export class Transcript {
   readonly onOp = this._onOp.event;
 
   get entries(): TranscriptEntry[] {
-    return this.list.map((e) => ({ ...e }) as TranscriptEntry);
+    return this.list.map((e) => ({ ...e }));
   }
 
   clear(): void {
@@ -118,7 +118,7 @@ export class Transcript {
           ...base,
           title: u.title ?? base.title,
           toolKind: u.kind ?? base.toolKind,
-          status: (u.status ?? base.status) as ToolStatus,
+          status: u.status ?? base.status,
           detail: toolDetail(u.content, u.rawInput) ?? base.detail,
         });
         return;

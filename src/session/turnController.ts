@@ -268,7 +268,7 @@ export class TurnController {
       (error: unknown) => {
         // A dead connection is handled once, as a dead stream, by onConnectionClosed.
         if (error instanceof AgentExitedError) return;
-        const rpc = error instanceof ResponseError ? { code: error.code, message: error.message, data: error.data } : { message: String((error as Error)?.message ?? error) };
+        const rpc = error instanceof ResponseError ? { code: error.code, message: error.message, data: error.data as unknown } : { message: String((error as Error)?.message ?? error) };
         const message = rpc.data !== undefined ? `${rpc.message}: ${typeof rpc.data === 'string' ? rpc.data : JSON.stringify(rpc.data)}` : rpc.message;
         if (this.port.quirks.isBusyRejection(rpc)) {
           this.port.log.info(`agent ${this.port.name} is busy with an earlier run (${message}); cancelling it and retrying`);

@@ -187,7 +187,7 @@ describe('runtime against the scripted agent', function () {
     // deep-equal", as no answer had reached the agent when its cancel did. Sabotage, the cancel
     // not waiting for the answers to be written: "permission answered before the cancel" —
     // the answer went out a few ms after the cancel, as vscode-jsonrpc writes it a tick later.)
-    assert.ok(entries.indexOf(answer!) < entries.indexOf(cancels(entries)[0]), 'permission answered before the cancel');
+    assert.ok(entries.indexOf(answer) < entries.indexOf(cancels(entries)[0]), 'permission answered before the cancel');
     assert.equal(report.outcome, 'aborted');
   });
 
