@@ -94,7 +94,6 @@ export default defineConfig(
   // warnings until those files settle. Fix them, then delete these entries.
   ...pending({
     'src/panel/panelSerializer.ts': ['require-await'],
-    'test/fixtures/scriptedAgent/server.ts': ['restrict-template-expressions'],
     'test/unit/scriptedAgentSessions.test.ts': ['no-unnecessary-type-assertion'],
   }),
   prettier,
