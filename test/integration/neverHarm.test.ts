@@ -5,16 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { events, received } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, resetReins, send, setting, stop, useAgent, waitUntil } from './support';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { addAgent, alive, api, resetReins, send, setting, stop, useAgent, waitUntil } from './support';
 
 async function notices(): Promise<{ level: string; text: string; actions: string[] }[]> {
   const t = (await api()).state()!.transcript;

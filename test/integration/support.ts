@@ -116,3 +116,13 @@ export async function resetReins(): Promise<void> {
   await setting('initializeTimeoutSeconds', undefined);
   await setting('maxMessageMegabytes', undefined);
 }
+
+/** The process `pid` exists (signal 0 tests without signalling). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -4,16 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cancels, events, received } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, extensionPath, logText, send, setting, useAgent, waitUntil } from './support';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { addAgent, alive, api, extensionPath, logText, send, setting, useAgent, waitUntil } from './support';
 
 /** The time a log line was written ("2026-12-01 00:38:29.472 [error] …", local time). */
 function loggedAt(line: string): number {
