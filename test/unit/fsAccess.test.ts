@@ -8,24 +8,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { diskFileAccess, OPEN_FLAGS, type FileAccess, type FileAccessOptions, type FileWrite } from '../../src/acp/clientMethods/fs';
+import { refusal, type Refusal } from './refusal';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';
-
-interface Refusal {
-  code: number;
-  message: string;
-  data?: { reason?: string };
-}
-
-async function refusal(work: Promise<unknown>): Promise<Refusal> {
-  try {
-    await work;
-  } catch (error) {
-    return error as Refusal;
-  }
-  assert.fail('expected the request to be refused');
-}
 
 describe('fs/* client methods: the workspace boundary', function () {
   let base: string; // holds ws/ (the folder) and outside/

@@ -9,24 +9,10 @@ import * as path from 'node:path';
 import { TerminalHost, type TerminalView } from '../../src/acp/clientMethods/terminals';
 import { isRunning, listProcesses } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
+import { refusal } from './refusal';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';
-
-interface Refusal {
-  code: number;
-  message: string;
-  data?: { reason?: string };
-}
-
-async function refusal(work: Promise<unknown>): Promise<Refusal> {
-  try {
-    await work;
-  } catch (error) {
-    return error as Refusal;
-  }
-  assert.fail('expected the request to be refused');
-}
 
 const waitFor = async (what: string, cond: () => boolean | Promise<boolean>, ms = 5000) => {
   const deadline = Date.now() + ms;
