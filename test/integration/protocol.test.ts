@@ -8,31 +8,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SetConfigResult } from '../../src/api';
 import { events, received } from '../fixtures/scriptedAgent/records';
+import { modelOption, modeOption } from '../fixtures/configOptions';
 import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil } from './support';
 import { stubWindow } from './uiStubs';
 
-const modeOption = {
-  id: 'mode',
-  name: 'Session Mode',
-  category: 'mode',
-  type: 'select',
-  currentValue: 'ask',
-  options: [
-    { value: 'ask', name: 'Ask' },
-    { value: 'code', name: 'Code' },
-  ],
-};
-const modelOption = {
-  id: 'model',
-  name: 'Model',
-  category: 'model',
-  type: 'select',
-  currentValue: 'm1',
-  options: [
-    { value: 'm1', name: 'Model 1' },
-    { value: 'm2', name: 'Model 2' },
-  ],
-};
 
 const setOption = (configId: unknown, value: unknown) => vscode.commands.executeCommand<SetConfigResult>('reins.setConfigOption', configId, value);
 const session = async () => (await api()).state()?.session;

@@ -11,6 +11,7 @@ import type { McpServer } from '@agentclientprotocol/sdk';
 import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { events, readRecord, received } from '../fixtures/scriptedAgent/records';
+import { modelOption } from '../fixtures/configOptions';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -31,17 +32,6 @@ function make(scenario: object, mcpServers?: McpServer[]) {
   return { rt, record, log, dir, entries: () => readRecord(record) };
 }
 
-const modelOption = {
-  id: 'model',
-  name: 'Model',
-  category: 'model',
-  type: 'select',
-  currentValue: 'm1',
-  options: [
-    { value: 'm1', name: 'Model 1' },
-    { value: 'm2', name: 'Model 2' },
-  ],
-};
 const modes = {
   currentModeId: 'ask',
   availableModes: [

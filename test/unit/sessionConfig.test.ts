@@ -4,18 +4,8 @@ import * as assert from 'node:assert/strict';
 import type { SessionConfigOption, SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 import { PendingUpdates } from '../../src/session/pendingUpdates';
 import { SessionConfig } from '../../src/session/sessionConfig';
+import { modeOption } from '../fixtures/configOptions';
 
-const modeOption: SessionConfigOption = {
-  id: 'mode',
-  name: 'Session Mode',
-  category: 'mode',
-  type: 'select',
-  currentValue: 'ask',
-  options: [
-    { value: 'ask', name: 'Ask' },
-    { value: 'code', name: 'Code' },
-  ],
-};
 const modelOption: SessionConfigOption = {
   id: 'llm',
   name: 'Model',
