@@ -234,3 +234,38 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page, close };
 }
+
+// ---- driving the workbench (the host smoke tests share these) --------------------------------
+
+/** A step that logs its duration, and names itself (and its time) when it fails. */
+export function stepper(log) {
+  return async function step(name, fn) {
+    const t = Date.now();
+    const result = await fn().catch((err) => {
+      throw new Error(`step "${name}" failed after ${((Date.now() - t) / 1000).toFixed(1)} s: ${err?.message ?? err}`);
+    });
+    log(`${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    return result;
+  };
+}
+
+/** The extension host registers commands seconds after the workbench is drawn: retry. */
+export async function runCommand(page, title, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.first().waitFor({ state: 'visible', timeout: 2_000 });
+      await page.keyboard.press('Enter');
+      return attempt;
+    } catch {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) throw new Error(`command "${title}" did not appear in the palette within ${timeoutMs / 1000} s`);
+      await page.waitForTimeout(1_000);
+    }
+  }
+}

@@ -32,7 +32,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, launchBrowser, onCleanup, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, launchBrowser, onCleanup, runCommand, startCodeServer, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (m) => console.log(`[lifeline] ${m}`);
@@ -103,26 +103,6 @@ function tree() {
 }
 
 // ---- the workbench ---------------------------------------------------------------------------
-/** The extension host registers commands seconds after the workbench is drawn: retry (as uiSmoke). */
-async function runCommand(page, title, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
-  for (;;) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
-    try {
-      await row.first().waitFor({ state: 'visible', timeout: 2_000 });
-      await page.keyboard.press('Enter');
-      return;
-    } catch {
-      await page.keyboard.press('Escape');
-      if (Date.now() > deadline) throw new Error(`command "${title}" did not appear within ${timeoutMs / 1000} s`);
-      await page.waitForTimeout(1_000);
-    }
-  }
-}
 
 function findFile(dir, test) {
   if (!existsSync(dir)) return undefined;

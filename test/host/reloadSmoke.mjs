@@ -11,7 +11,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, launchBrowser, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, launchBrowser, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -20,34 +20,7 @@ const PROMPT = 'Tell me a long story';
 const DRAFT = 'a draft typed before the reload';
 const LINES = 80;
 
-async function step(name, fn) {
-  const t = Date.now();
-  const result = await fn().catch((err) => {
-    throw new Error(`step "${name}" failed after ${((Date.now() - t) / 1000).toFixed(1)} s: ${err?.message ?? err}`);
-  });
-  log(`${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-  return result;
-}
-
-async function runCommand(page, title, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
-  for (;;) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
-    try {
-      await row.first().waitFor({ state: 'visible', timeout: 2_000 });
-      await page.keyboard.press('Enter');
-      return;
-    } catch {
-      await page.keyboard.press('Escape');
-      if (Date.now() > deadline) throw new Error(`command "${title}" did not appear within ${timeoutMs / 1000} s`);
-      await page.waitForTimeout(1_000);
-    }
-  }
-}
+const step = stepper(log);
 
 async function findWebviewFrame(page, selector, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;

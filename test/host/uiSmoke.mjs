@@ -12,7 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, launchBrowser, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, launchBrowser, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -22,35 +22,7 @@ const log = (m) => console.log(`[ui-smoke] ${m}`);
 // Browser console errors that are expected offline (gallery lookups, vsda 404s).
 const NOISE = /open-vsx\.org|ERR_NAME_NOT_RESOLVED|status of 404|authentication provider 'github'/;
 
-async function step(name, fn) {
-  const t = Date.now();
-  const result = await fn().catch((err) => {
-    throw new Error(`step "${name}" failed after ${((Date.now() - t) / 1000).toFixed(1)} s: ${err?.message ?? err}`);
-  });
-  log(`${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
-  return result;
-}
-
-/** The extension host registers commands seconds after the workbench is drawn: retry. */
-async function runCommand(page, title, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
-    try {
-      await row.first().waitFor({ state: 'visible', timeout: 2_000 });
-      await page.keyboard.press('Enter');
-      return attempt;
-    } catch {
-      await page.keyboard.press('Escape');
-      if (Date.now() > deadline) throw new Error(`command "${title}" did not appear in the palette within ${timeoutMs / 1000} s`);
-      await page.waitForTimeout(1_000);
-    }
-  }
-}
+const step = stepper(log);
 
 /**
  * Waits until #stop is hidden (the turn ended), clicking the first option of every permission
