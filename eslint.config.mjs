@@ -23,7 +23,7 @@ function pending(byFile) {
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'out/', 'node_modules/', '.vscode-test/', 'test-results/', 'test/agents-cache/', '**/*.d.ts'],
+    ignores: ['dist/', 'out/', 'reports/', '.stryker-tmp/', 'node_modules/', '.vscode-test/', 'test-results/', 'test/agents-cache/', '**/*.d.ts'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -5,7 +5,7 @@
 //   node scripts/esbuild.mjs --tests       dist/ plus every test entry point into out/
 import * as esbuild from 'esbuild';
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -19,6 +19,15 @@ const common = {
   target: 'es2022',
 };
 
+/** One `vscode` namespace in the extension's bundle, however many files import it (src/vscodeApi.ts says why). */
+const oneVscodeNamespace = {
+  name: 'one-vscode-namespace',
+  setup(build) {
+    const api = resolve('src/vscodeApi.ts');
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.importer === api ? { path: 'vscode', external: true } : { path: api }));
+  },
+};
+
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
   {
@@ -28,11 +37,13 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     external: ['vscode'],
+    plugins: [oneVscodeNamespace],
   },
   {
     ...common,
-    // The scripted agent ships in the package: it is the offline demonstration agent.
-    entryPoints: { 'scripted-agent': 'test/fixtures/scriptedAgent/agent.ts' },
+    // The demonstration agent ships in the package (src/demoAgent/); the tests run the same engine
+    // with the scenarios in test/fixtures/scriptedAgent/scenarios/.
+    entryPoints: { 'scripted-agent': 'src/demoAgent/agent.ts' },
     outdir: 'dist',
     platform: 'node',
     format: 'cjs',
@@ -53,6 +64,15 @@ const builds = [
     platform: 'browser',
     format: 'iife',
   },
+  {
+    ...common,
+    // The webview's stylesheet (media/styles/, one file per part) with the codicon font:
+    // dist/webview.css and dist/codicon.ttf, both local resources the CSP allows.
+    entryPoints: { webview: 'media/styles/index.css' },
+    outdir: 'dist',
+    loader: { '.ttf': 'file' },
+    assetNames: '[name]',
+  },
 ];
 
 function findTests(dir) {
@@ -69,9 +89,7 @@ function findTests(dir) {
 }
 
 if (tests) {
-  const entryPoints = Object.fromEntries(
-    findTests('test').map((p) => [relative('.', p).replace(/\.ts$/, ''), p]),
-  );
+  const entryPoints = Object.fromEntries(findTests('test').map((p) => [relative('.', p).replace(/\.ts$/, ''), p]));
   builds.push({
     ...common,
     sourcemap: 'inline',
@@ -104,7 +122,7 @@ if (watch) {
       });
     },
   };
-  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, logLevel: 'silent', plugins: [problemMatcher] })));
+  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, logLevel: 'silent', plugins: [...(b.plugins ?? []), problemMatcher] })));
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching…');
 } else {

@@ -4,8 +4,8 @@
 import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './session/outOfStep';
 import type { SessionView, TranscriptEntry } from './shared/messages';
-import type { StopReport } from './session/stopReport';
-import type { Evidence, TurnResult } from './session/turnMachine';
+import type { LeftoverCheck, StopReport } from './session/stopReport';
+import type { Evidence, StopCause, TurnResult } from './session/turnMachine';
 
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult =
@@ -33,7 +33,7 @@ export type LoadSessionResult =
 /** What `reins.deleteSession(sessionId)` resolves with (`forgotten`: only Reins' own list had it). */
 export type DeleteSessionResult = { status: 'deleted' | 'forgotten' } | { status: 'failed'; error: string };
 
-/** What `reins.stop` resolves with. */
+/** What `reins.stop` resolves with: as soon as the outcome is known, before the leftover check ends. */
 export interface StopResult {
   outcome: string;
   cause: string;
@@ -41,11 +41,21 @@ export interface StopResult {
   evidence?: string;
   cancelsSent: number;
   settledAfterMs?: number;
+  /** The stopped turn's tool processes still running, as far as the check got ([] while 'pending'). */
   leftovers: { pid: number; command: string }[];
+  leftoverCheck: LeftoverCheck;
+  /** When this call found nothing running: the last stop as known now (its leftovers, once checked). */
+  previous?: StopResult;
 }
 
 /** What to do when a turn is already running: ask the user, stop it and send ("send now"), or keep the text. */
-export type WhenBusy = 'ask' | 'stopAndSend' | 'keep';
+export const WHEN_BUSY = ['ask', 'stopAndSend', 'keep'] as const;
+export type WhenBusy = (typeof WHEN_BUSY)[number];
+
+/** A caller's `whenBusy` (reins.sendPrompt takes anything): one of WHEN_BUSY, else 'ask'. */
+export function whenBusyOf(value: unknown): WhenBusy {
+  return WHEN_BUSY.find((w) => w === value) ?? 'ask';
+}
 
 /** The optional second argument of `reins.sendPrompt`. */
 export interface SendOptions {
@@ -91,7 +101,32 @@ export function toStopResult(r: StopReport): StopResult {
     cancelsSent: r.cancelsSent,
     settledAfterMs: r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined,
     leftovers: r.leftovers.map((p) => ({ pid: p.pid, command: p.command })),
+    leftoverCheck: r.leftoverCheck,
   };
+}
+
+/** `reins.stop` where no agent runs. */
+export function nothingToStop(cause: string): StopResult {
+  return { outcome: 'completed', cause, turnId: 0, evidence: 'no agent running', cancelsSent: 0, leftovers: [], leftoverCheck: 'none' };
+}
+
+/** What `reins.stop` needs of an agent's runtime. */
+export interface Stoppable {
+  stop(cause: StopCause, budgetMs?: number): Promise<StopReport>;
+  readonly lastStopReport: StopReport | undefined;
+}
+
+/**
+ * `reins.stop`: resolves with the outcome as soon as it is known (as fast as the gate). The
+ * leftover check goes on after it: its result comes through onDidFindLeftovers, the log, and
+ * `previous` of a later call that finds nothing running.
+ */
+export async function stopCommand(rt: Stoppable, cause: StopCause, budgetMs?: number): Promise<StopResult> {
+  const report = await rt.stop(cause, budgetMs);
+  const result = toStopResult(report);
+  const previous = rt.lastStopReport;
+  if (report.noop && previous) result.previous = toStopResult(previous);
+  return result;
 }
 
 /** What `activate` returns: a read-only view for other extensions and the integration tests. */
@@ -100,6 +135,9 @@ export interface ReinsApi {
   /** The folder holding this extension's log files (the Reins channel's file is below it). */
   logUri: vscode.Uri;
   onDidStop: vscode.Event<StopReport>;
+  /** A stop's turn left tool processes running: after `reins.stop` resolved, once the check is
+   *  done (`leftovers`, `leftoverAction`); on Windows once, with leftoverAction 'unsupported'. */
+  onDidFindLeftovers: vscode.Event<StopReport>;
   /** What VS Code calls to restore a Reins panel after a window reload (panel/panelSerializer.ts); tests call it with a panel of their own. */
   revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
 }
@@ -119,3 +157,13 @@ export interface ReinsState {
   /** The session's mode, model, slash commands, title and usage. */
   session?: SessionView;
 }
+
+/** What `reins.undoTurn` resolves with (turnUndo.ts). */
+export type UndoResult =
+  /** `files`: the paths restored (relative to the folder); `handEdited`: among them, files the user had edited. */
+  | { status: 'undone'; files: string[]; handEdited: string[] }
+  /** A turn runs, a stop is unverified, or a changed file has unsaved edits: nothing was touched. */
+  | { status: 'refused'; reason: string }
+  /** No checkpoint yet, or nothing changed since it. */
+  | { status: 'nothing'; reason: string }
+  | { status: 'cancelled' };

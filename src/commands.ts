@@ -3,10 +3,11 @@
 // resolves with the turn's result, `reins.stop` with the stop's outcome (see the README).
 import * as vscode from 'vscode';
 import { pickAgent } from './agents/picker';
-import type { SendOptions, SendResult, StopResult } from './api';
+import { nothingToStop, whenBusyOf, type SendOptions, type SendResult, type StopResult, type UndoResult } from './api';
 import { parsePromptArgument } from './acp/promptContent';
 import { registerConfigCommands } from './configCommands';
-import type { Reins } from './reins';
+import { WELCOME_VIEW_ID } from './firstRun';
+import type { WindowSessions } from './windowSessions';
 
 /** The workspace folder a command argument names, if any. */
 function folderOf(arg: unknown): vscode.WorkspaceFolder | undefined {
@@ -14,13 +15,25 @@ function folderOf(arg: unknown): vscode.WorkspaceFolder | undefined {
   return uri && vscode.workspace.getWorkspaceFolder(uri);
 }
 
-export function registerCommands(reins: Reins): vscode.Disposable[] {
+export function registerCommands(reins: WindowSessions): vscode.Disposable[] {
   const session = () => reins.session();
   return [
-    vscode.commands.registerCommand('reins.openPanel', (folder?: unknown) => {
-      const host = reins.openPanel(folderOf(folder));
+    vscode.commands.registerCommand('reins.openPanel', async (folder?: unknown) => {
+      const s = reins.session(folderOf(folder));
+      // No agent yet: the welcome (Choose an Agent, Try the Demo), not the demonstration agent unasked.
+      if (s && reins.firstRun.needsAgent && !reins.hasPanel(s)) return vscode.commands.executeCommand(`${WELCOME_VIEW_ID}.focus`);
+      reins.openPanel(s?.folder);
       // Opening the panel starts the folder's agent, so that it is ready by the first prompt.
-      if (host && vscode.workspace.isTrusted) void host.session.ensureAgent();
+      if (s && vscode.workspace.isTrusted) void s.ensureAgent();
+    }),
+    // The conversation between the Reins view and an editor tab (view and editor title actions).
+    vscode.commands.registerCommand('reins.moveToEditor', () => {
+      const s = reins.viewSession() ?? session();
+      if (s) reins.move(s, 'editor');
+    }),
+    vscode.commands.registerCommand('reins.moveToSideBar', () => {
+      const s = session();
+      if (s) reins.move(s, 'view');
     }),
     vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown, options?: SendOptions): Promise<SendResult> => {
       const s = reins.session(folderOf(options?.folder));
@@ -30,22 +43,31 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
       if (input && 'error' in input) return { status: 'not-sent', reason: input.error };
       let prompt = input?.text;
       if (prompt === undefined) {
-        prompt = await vscode.window.showInputBox({ title: `Reins: prompt ${s.agentName}`, prompt: `Sent to ${s.agentName} in ${s.folder.name}`, ignoreFocusOut: true });
+        prompt = await vscode.window.showInputBox({
+          title: `Reins: prompt ${s.agentName}`,
+          prompt: `Sent to ${s.agentName} in ${s.folder.name}`,
+          ignoreFocusOut: true,
+        });
         if (!prompt) return { status: 'not-sent', reason: 'cancelled' };
       }
       if (!reins.hasPanel(s)) reins.openPanel(s.folder);
       // While a turn runs: ask (default), stop it and send ("send now"), or keep the text.
-      const whenBusy = options?.whenBusy === 'stopAndSend' || options?.whenBusy === 'keep' ? options.whenBusy : 'ask';
-      return s.send(prompt, whenBusy, input?.files);
+      return s.send(prompt, whenBusyOf(options?.whenBusy), input?.files);
     }),
     vscode.commands.registerCommand('reins.stop', async (): Promise<StopResult> => {
       const s = reins.activeSession();
-      if (!s) return { outcome: 'completed', cause: 'user', turnId: 0, evidence: 'no agent running', cancelsSent: 0, leftovers: [] };
+      if (!s) return nothingToStop('user');
       return s.stop('user');
     }),
     vscode.commands.registerCommand('reins.forceStop', () => reins.activeSession()?.forceStop()),
     vscode.commands.registerCommand('reins.checkAgain', () => reins.activeSession()?.checkAgain()),
     vscode.commands.registerCommand('reins.endLeftovers', () => reins.activeSession()?.endLeftovers()),
+    // Undo This Turn's Changes: the last prompt's checkpoint, shown as diffs, restored on confirmation.
+    vscode.commands.registerCommand('reins.undoTurn', async (folder?: unknown): Promise<UndoResult> => {
+      const s = reins.session(folderOf(folder));
+      if (!s) return { status: 'nothing', reason: 'no workspace folder is open' };
+      return s.undoTurn();
+    }),
     vscode.commands.registerCommand('reins.newSession', async () => {
       const s = session();
       if (!s) return false;
@@ -61,6 +83,7 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
         chosen = await pickAgent(s.agentName, reins.log);
         if (chosen === undefined) return false;
       }
+      await reins.firstRun.agentChosen();
       if (!reins.hasPanel(s)) reins.openPanel(s.folder);
       return s.replaceAgent(chosen, 'switch');
     }),
@@ -78,7 +101,7 @@ export function registerCommands(reins: Reins): vscode.Disposable[] {
 const contextValues = new Map<string, unknown>();
 
 /** Keep the `when` clauses true to the active session's state (setting only what changed). */
-export function updateContextKeys(reins: Reins): void {
+export function updateContextKeys(reins: WindowSessions): void {
   const s = reins.activeSession();
   const status = s?.status();
   const phase = s?.runtime?.phase;
@@ -87,7 +110,7 @@ export function updateContextKeys(reins: Reins): void {
     contextValues.set(key, value);
     void vscode.commands.executeCommand('setContext', key, value);
   };
-  set('reins.turnActive', status?.turn === 'running' || status?.turn === 'sending' || status?.turn === 'stopping');
+  set('reins.turnActive', status?.canStop === true); // canStop is the turn machine's turnActive
   set('reins.stopping', status?.turn === 'stopping');
   set('reins.stopUnverified', status?.turn === 'unverified');
   set('reins.agentRunning', phase === 'ready' || phase === 'starting');

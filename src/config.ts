@@ -5,7 +5,7 @@ import { findAgent } from './agents/catalog';
 import type { FileLimits } from './acp/clientMethods/fs';
 import type { TraceLevel } from './acp/trace';
 import type { QuirkSettings } from './session/quirks';
-import type { RuntimeSettings } from './session/agentRuntime';
+import { readRuntimeSettings, type RuntimeSettings } from './session/runtimeOptions';
 
 export interface AgentEntry extends QuirkSettings {
   command: string;
@@ -33,14 +33,7 @@ export function traceLevel(): TraceLevel {
 
 export function runtimeSettings(): RuntimeSettings {
   const c = section();
-  return {
-    settleTimeoutMs: Math.max(0.1, c.get<number>('settleTimeoutSeconds', 10)) * 1000,
-    busyRetryMs: Math.max(0, c.get<number>('busyRetrySeconds', 6)) * 1000,
-    turnTimeoutMs: Math.max(0, c.get<number>('turnTimeoutMinutes', 0)) * 60_000,
-    maxToolCallsPerTurn: Math.max(0, c.get<number>('maxToolCallsPerTurn', 0)),
-    initializeTimeoutMs: Math.max(1, c.get<number>('initializeTimeoutSeconds', 30)) * 1000,
-    leftoverProcesses: c.get<'ask' | 'end' | 'leave'>('leftoverProcesses', 'ask'),
-  };
+  return readRuntimeSettings((key, fallback) => c.get(key, fallback));
 }
 
 export function maxLineBytes(): number {
@@ -64,10 +57,6 @@ export function configuredAgents(): Record<string, AgentEntry> {
   return section().get<Record<string, AgentEntry>>('agents', {}) ?? {};
 }
 
-export function agentNames(): string[] {
-  return [...new Set([...Object.keys(configuredAgents()), DEMO_AGENT])];
-}
-
 /** The agent to use: the one named, else `reins.defaultAgent`, else the only one, else the demo. */
 export function resolveAgent(extensionPath: string, name?: string): ResolvedAgent | undefined {
   const agents = configuredAgents();
@@ -89,10 +78,6 @@ export function demoAgentEntry(extensionPath: string): AgentEntry {
     args: [path.join(extensionPath, 'dist', 'scripted-agent.js'), '--demo'],
     env: { ELECTRON_RUN_AS_NODE: '1' },
   };
-}
-
-export function affectsAgents(e: vscode.ConfigurationChangeEvent): boolean {
-  return e.affectsConfiguration('reins.agents') || e.affectsConfiguration('reins.defaultAgent');
 }
 
 /** This extension's version, from its package.json (typed `any` by VS Code). */

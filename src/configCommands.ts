@@ -4,7 +4,7 @@
 // session/sessionConfig.ts; the requests in session/sessionControls.ts.
 import * as vscode from 'vscode';
 import type { FolderSession } from './folderSession';
-import type { Reins } from './reins';
+import type { WindowSessions } from './windowSessions';
 import type { AgentRuntime } from './session/agentRuntime';
 import type { ConfigChoice, SetValue } from './session/sessionConfig';
 import type { SetConfigResult } from './session/sessionControls';
@@ -12,7 +12,7 @@ import type { SetConfigResult } from './session/sessionControls';
 export type { SetConfigResult };
 
 /** A folder argument (a Uri or its string form) → its session; none: the folder you work in. */
-function sessionFor(reins: Reins, folder: unknown): FolderSession | undefined {
+function sessionFor(reins: WindowSessions, folder: unknown): FolderSession | undefined {
   const uri = folder instanceof vscode.Uri ? folder : typeof folder === 'string' ? vscode.Uri.parse(folder) : undefined;
   return reins.session(uri && vscode.workspace.getWorkspaceFolder(uri));
 }
@@ -26,7 +26,7 @@ async function readyRuntime(s: FolderSession | undefined): Promise<AgentRuntime 
   return rt;
 }
 
-export function registerConfigCommands(reins: Reins): vscode.Disposable[] {
+export function registerConfigCommands(reins: WindowSessions): vscode.Disposable[] {
   const set = async (configId: unknown, value: unknown, folder?: unknown): Promise<SetConfigResult> => {
     if (typeof configId !== 'string' || (typeof value !== 'string' && typeof value !== 'boolean')) {
       return { status: 'failed', error: 'reins.setConfigOption takes (configId: string, value: string | boolean)' };
@@ -73,7 +73,7 @@ export function registerConfigCommands(reins: Reins): vscode.Disposable[] {
 
 /** Set Option…: first the option (in the agent's order), then its value. */
 async function pickOption(
-  reins: Reins,
+  reins: WindowSessions,
   pick: (configId: string, what: string, folder?: unknown) => Promise<SetConfigResult | undefined>,
   folder?: unknown,
 ): Promise<SetConfigResult | undefined> {

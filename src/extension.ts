@@ -7,14 +7,16 @@ import { registerSignInCommands } from './auth/commands';
 import { registerCommands, updateContextKeys } from './commands';
 import type { ReinsApi } from './api';
 import { extensionVersion } from './config';
+import { registerFirstRun } from './firstRun';
 import { createLog, logError } from './log';
+import { registerDiffDocuments } from './panel/editorLinks';
 import { registerPanelSerializer, revivePanel } from './panel/panelSerializer';
-import { Reins } from './reins';
+import { WindowSessions } from './windowSessions';
 import type { StopReport } from './session/agentRuntime';
 import { registerSessionCommands } from './sessions';
 import { StatusBar } from './statusBar';
 
-let reins: Reins | undefined;
+let reins: WindowSessions | undefined;
 let logChannel: vscode.LogOutputChannel | undefined;
 
 export type { ReinsApi, ReinsState, SendResult, StopResult } from './api';
@@ -27,13 +29,18 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
   logChannel = log;
   try {
     startLifeline(context, log);
-    reins = new Reins(context, log);
+    reins = new WindowSessions(context, log);
     const statusBar = new StatusBar(reins);
     const onDidStop = new vscode.EventEmitter<StopReport>();
+    const onDidFindLeftovers = new vscode.EventEmitter<StopReport>();
     const created = reins;
-    context.subscriptions.push(statusBar, onDidStop, ...registerCommands(created), ...registerSignInCommands(created, context));
+    context.subscriptions.push(statusBar, onDidStop, onDidFindLeftovers, ...registerCommands(created), ...registerSignInCommands(created, context));
     // Sessions that survive: load / list / delete / the picker, and the panel after a window reload.
     context.subscriptions.push(...registerSessionCommands(created), registerPanelSerializer(created));
+    // The Reins view (secondary side bar) and the first run's welcome, walkthrough and commands.
+    context.subscriptions.push(created.view.register(), ...registerFirstRun(created, created.firstRun));
+    // The read-only documents Open Diff shows a tool call's old text in.
+    context.subscriptions.push(registerDiffDocuments());
     context.subscriptions.push(
       // The instance made here, not the module variable: deactivation clears that first.
       created.onDidChange(() => updateContextKeys(created)),
@@ -50,12 +57,14 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
         if (rt && !watched.has(rt)) {
           watched.add(rt);
           rt.onStop((report) => onDidStop.fire(report));
+          rt.onLeftovers((report) => onDidFindLeftovers.fire(report));
         }
       }
     });
     return {
       logUri: context.logUri,
       onDidStop: onDidStop.event,
+      onDidFindLeftovers: onDidFindLeftovers.event,
       revivePanel: (panel, state) => revivePanel(created, panel, state),
       state(folder) {
         const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
@@ -72,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
           canStop: status.canStop,
           transcript: s.transcript.entries,
           lastStop: s.runtime?.lastStopReport,
-          lastRestoredInput: s.lastRestoredInput,
+          lastRestoredInput: s.input.last,
           sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
           session: status.session,
         };

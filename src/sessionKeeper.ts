@@ -17,6 +17,7 @@ import type { ReopenRequest, SessionOpened } from './session/sessionSwitch';
 import type { Transcript } from './session/transcript';
 import type { TranscriptEntry } from './shared/messages';
 import { DisposableStore } from './util/disposable';
+import { firstLine } from './util/text';
 
 /** What the keeper needs of its FolderSession. */
 export interface KeptFolder {
@@ -193,7 +194,7 @@ export class SessionKeeper implements vscode.Disposable {
 
   // ---- what happens to sessions ------------------------------------------------------------
 
-  /** Reins keeps its own list only for agents that can reopen but cannot list (issue 9). */
+  /** Reins keeps its own list only for agents that can reopen but cannot list. */
   private keepsOwnList(rt: AgentRuntime): boolean {
     const caps = rt.sessionCaps;
     return !caps.list && (caps.load || caps.resume);
@@ -251,11 +252,7 @@ export class SessionKeeper implements vscode.Disposable {
       this.log.info(
         `agent ${rt.name} exited by itself; restarting it to reopen session ${rt.sessionId} (${this.crashes.used} of ${this.crashes.max} automatic restarts in ${this.crashes.windowMs / 60_000} minutes)`,
       );
-      const how = rt.exit
-        ? describeExit(rt.exit)
-            .split('\n')[0]
-            .replace(/; stderr:$/, '')
-        : 'exited';
+      const how = rt.exit ? firstLine(describeExit(rt.exit)).replace(/; stderr:$/, '') : 'exited';
       this.crashNote = `${rt.name} ${how}; Reins started it again (${this.crashes.used} of ${this.crashes.max} times within ${this.crashes.windowMs / 60_000} minutes).`;
       void this.folder.restartAgent();
       return;

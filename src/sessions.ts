@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { FolderSession } from './folderSession';
-import type { Reins } from './reins';
+import type { WindowSessions } from './windowSessions';
 import { describeWhen, type ListedSession } from './session/sessionList';
 
 /** The workspace folder an `options.folder` argument names (a Uri or its string form), if any. */
@@ -15,7 +15,7 @@ function folderOf(options: unknown): vscode.WorkspaceFolder | undefined {
   return uri && vscode.workspace.getWorkspaceFolder(uri);
 }
 
-export function registerSessionCommands(reins: Reins): vscode.Disposable[] {
+export function registerSessionCommands(reins: WindowSessions): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('reins.listSessions', async (options?: unknown): Promise<ListedSession[]> => {
       const s = reins.session(folderOf(options));
@@ -45,7 +45,7 @@ interface Item extends vscode.QuickPickItem {
 const deleteButton = (tooltip: string): vscode.QuickInputButton => ({ iconPath: new vscode.ThemeIcon('trash'), tooltip });
 
 /** *Reins: Open Session…*: the folder's sessions, newest first; delete (where offered) by the item's button. */
-async function pickSession(reins: Reins): Promise<void> {
+async function pickSession(reins: WindowSessions): Promise<void> {
   const s = reins.session();
   if (!s) {
     void vscode.window.showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.');

@@ -1,13 +1,19 @@
 // The status bar item: idle, running, stopping, stop unverified. Derived from the active
 // folder's session each time something changes; clicking runs what helps in that state.
+//
+// One clear busy state (issue 10): while the conversation is in sight, its panel is where the
+// eye is (Send has become Stop, one line says what is happening), so the item does not say
+// "working" or "stopping" too; it does once the conversation is hidden or closed, where it is
+// the only sign that a turn runs. A stop that is not confirmed is shown either way: nothing new
+// starts in the folder until the user acts.
 import * as vscode from 'vscode';
-import type { Reins } from './reins';
+import type { WindowSessions } from './windowSessions';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('reins.status', vscode.StatusBarAlignment.Left, 50);
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly reins: Reins) {
+  constructor(private readonly reins: WindowSessions) {
     this.item.name = 'Reins';
     this.subscription = reins.onDidChange(() => this.update());
     this.update();
@@ -19,14 +25,17 @@ export class StatusBar implements vscode.Disposable {
     const status = session?.status();
     const item = this.item;
     item.backgroundColor = undefined;
+    const inSight = session !== undefined && this.reins.isInSight(session);
     switch (status?.turn) {
       case 'running':
       case 'sending':
+        if (inSight) return this.showIdle(status.agentName);
         item.text = `$(loading~spin) ${status.agentName}: working`;
         item.tooltip = `Reins: a turn is running in ${status.folderName}. Click to stop it.`;
         item.command = 'reins.stop';
         break;
       case 'stopping':
+        if (inSight) return this.showIdle(status.agentName);
         item.text = `$(loading~spin) ${status.agentName}: stopping…`;
         item.tooltip = `Reins: waiting for ${status.agentName} to confirm the stop. Click to show the log.`;
         item.command = 'reins.showLog';
@@ -38,10 +47,15 @@ export class StatusBar implements vscode.Disposable {
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         break;
       default:
-        item.text = status ? `$(comment-discussion) ${status.agentName}` : '$(comment-discussion) Reins';
-        item.tooltip = 'Reins: open the agent panel';
-        item.command = 'reins.openPanel';
+        this.showIdle(status?.agentName);
     }
+  }
+
+  /** The agent's name (or Reins), opening the conversation: no busy sign. */
+  private showIdle(agentName: string | undefined): void {
+    this.item.text = agentName ? `$(comment-discussion) ${agentName}` : '$(comment-discussion) Reins';
+    this.item.tooltip = 'Reins: open the agent panel';
+    this.item.command = 'reins.openPanel';
   }
 
   dispose(): void {

@@ -13,7 +13,6 @@ const CAUSE_TEXT: Record<StopCause, string> = {
   'send-now': ' (new prompt sent)',
   'replace-session': ' (session replaced)',
   'folder-removed': ' (folder removed)',
-  'trust-withdrawn': ' (workspace trust withdrawn)',
   deactivate: ' (Reins is shutting down)',
 };
 
@@ -21,32 +20,48 @@ export function stopCauseText(cause: StopCause): string {
   return CAUSE_TEXT[cause];
 }
 
-function took(r: StopReport): string {
-  const ms = r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined;
-  return ms === undefined ? '' : ms < 1000 ? ` in ${ms} ms` : ` in ${(ms / 1000).toFixed(1)} s`;
+/** "0.9 s", "8 ms": how long something took, as people say it. */
+export function duration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
-/** The stop's one line in the panel, with its level; undefined when nothing was in flight. */
-export function stopNotice(r: StopReport, folderName: string): { level: 'info' | 'warning'; text: string } | undefined {
+function took(r: StopReport): string {
+  return r.settledAt === undefined ? '' : ` in ${duration(r.settledAt - r.requestedAt)}`;
+}
+
+/**
+ * The stop's one line in the panel, with its level; undefined when nothing was in flight.
+ * `now`: when the notice is made (an unconfirmed stop says how long it waited). The technical
+ * cause (cancels sent, evidence) goes to the log line, not here.
+ */
+export function stopNotice(r: StopReport, folderName: string, now = Date.now()): { level: 'info' | 'warning'; text: string } | undefined {
   if (r.firstCancelAt === undefined) return undefined;
   const why = stopCauseText(r.cause);
   switch (r.outcome) {
     case 'aborted':
-      return { level: 'info', text: `Stopped${why}: the agent confirmed${took(r)}.` };
+      return { level: 'info', text: `Stopped${why} — the agent confirmed${took(r)}` };
     case 'completed':
-      return { level: 'info', text: `Stopped${why}: the turn had already ended (${r.evidence?.kind === 'answered' ? r.evidence.stopReason : 'finished'})${took(r)}.` };
+      return { level: 'info', text: `Stopped${why} — the agent had already finished${took(r)}` };
     case 'agent-exited':
-      return { level: 'warning', text: `Stopped${why}: the agent exited${took(r)}.` };
+      return { level: 'warning', text: `Stopped${why} — the agent exited${took(r)}` };
     case 'abort-unverified':
     case undefined:
-      return { level: 'warning', text: `Stop not confirmed${why}: ${r.unverifiedCause}. No new prompt or session starts in ${folderName} until the agent is known to be quiet.` };
+      return {
+        level: 'warning',
+        text: `Stop not confirmed after ${duration(now - r.requestedAt)}${why} — no new prompt or session starts in ${folderName} until the agent is known to be quiet`,
+      };
   }
 }
 
-/** "aborted — 1 tool process still running: sleep 37" */
+/** "1 command was still running: sleep 37" (the processes a stopped turn's tools left). */
 export function leftoverHead(r: StopReport): string {
   const n = r.leftovers.length;
-  return `${r.outcome} — ${n} tool process${n > 1 ? 'es' : ''} still running: ${r.leftovers.map((p) => p.command).join('; ')}`;
+  return `${n} command${n > 1 ? 's were' : ' was'} still running: ${r.leftovers.map((p) => p.command).join('; ')}`;
+}
+
+/** The button that ends them: "End it", "End them". */
+export function endLeftoversLabel(r: StopReport): string {
+  return r.leftovers.length > 1 ? 'End Them' : 'End It';
 }
 
 export function exitCleanupText(agent: string, ended: { command: string }[]): string {

@@ -1,10 +1,14 @@
-// The prompt box (`#prompt-input`), Send (`#send`) and Stop (`#stop`).
-// Enter sends, Shift+Enter is a newline. While a turn runs, Enter still posts `send`:
-// the host decides (send now, or refuse and hand the text back with restoreInput).
-// The draft lives in VS Code's webview state so hiding the panel does not lose it.
-import type { PanelStatus, WebviewToHost } from '../../src/shared/messages';
+// The prompt box (`#prompt-input`) and its one button: Send (`#send`), which becomes Stop
+// (`#stop`) while a turn runs. Enter sends, Shift+Enter is a newline; while a turn runs, Enter
+// still posts `send`: the host decides (send now, or refuse and hand the text back with
+// restoreInput). Up/Down at the start/end of the box walk earlier prompts; `@` attaches files.
+// The draft and the earlier prompts live in VS Code's webview state so hiding the panel loses
+// neither.
+import type { FileMatch, PanelStatus, WebviewToHost } from '../../src/shared/messages';
 import { el } from './dom';
 import { icon } from './icons';
+import { attachFileCompletion } from './fileCompletion';
+import { PromptHistory } from './promptHistory';
 import { attachSlashCompletion } from './slashCompletion';
 import { composerState, mergeRestoredInput } from './statusModel';
 import { loadState, saveState } from './vscodeApi';
@@ -15,9 +19,15 @@ const MAX_HEIGHT_SHARE = 0.4;
 export interface Composer {
   readonly el: HTMLElement;
   update(status: PanelStatus): void;
-  /** Text the host gave back (restoreInput, snapshot.input): into the box, ahead of any draft. */
-  restore(text: string): void;
+  /** Text the host gave back (restoreInput, snapshot.input): into the box, ahead of any draft; its files as chips again. */
+  restore(text: string, files?: readonly FileMatch[]): void;
+  /** The draft the conversation had where it moved from (tab ⇄ view): replaces this box's. */
+  replaceDraft(text: string): void;
   focus(): void;
+  /** The host's answer to the `@` file search. */
+  fileMatches(requestId: number, files: FileMatch[]): void;
+  /** The user has text in the box and the keyboard in it (a permission must not take it). */
+  isTyping(): boolean;
 }
 
 export function createComposer(post: (message: WebviewToHost) => void, onSent: () => void): Composer {
@@ -52,7 +62,9 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
   // The agent's slash commands, listed above the box while a command name is typed. Made
   // before the Enter handler below: its own handler goes first (slashCompletion.ts).
   const completion = attachSlashCompletion(input);
-  root.append(completion.el, box);
+  const files = attachFileCompletion(input, post);
+  root.append(completion.el, files.listEl, box, files.chipsEl);
+  const history = new PromptHistory(loadState().history);
 
   const autoGrow = (): void => {
     // Measure from scratch: scrollHeight never shrinks while the old height is set.
@@ -77,7 +89,10 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
     if (input.readOnly) return;
     const text = input.value;
     if (!text.trim()) return;
-    post({ type: 'send', text });
+    const attached = files.take(text);
+    post({ type: 'send', text, ...(attached.length > 0 && { files: attached }) });
+    history.add(text);
+    saveState({ history: [...history.list] });
     setText('');
     onSent();
   };
@@ -92,6 +107,15 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
     refresh();
   });
   input.addEventListener('keydown', (event) => {
+    if ((event.key === 'ArrowUp' || event.key === 'ArrowDown') && !event.shiftKey && !event.altKey && !event.isComposing) {
+      const text = history.walk(event.key === 'ArrowUp' ? -1 : 1, input.value, { start: input.selectionStart, end: input.selectionEnd });
+      if (text === undefined) return; // the caret moves within the text, as usual
+      event.preventDefault();
+      setText(text);
+      const caret = event.key === 'ArrowUp' ? 0 : text.length; // where the next Up or Down walks on
+      input.setSelectionRange(caret, caret);
+      return;
+    }
     // isComposing: Enter that confirms an IME composition must not send.
     if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.isComposing) return;
     event.preventDefault();
@@ -101,7 +125,10 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
     submit();
     input.focus();
   });
-  stop.addEventListener('click', requestStop);
+  stop.addEventListener('click', () => {
+    requestStop();
+    input.focus(); // the button goes away; the keyboard stays where the next prompt is typed
+  });
 
   // Escape anywhere in the panel stops, as long as there is something to stop.
   window.addEventListener('keydown', (event) => {
@@ -127,18 +154,28 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
       box.classList.toggle('readonly', state.readOnly);
       input.placeholder = state.placeholder;
       send.title = state.sendTitle;
+      // One button: Stop while there is something to stop, else Send.
+      const focused = document.activeElement;
       stop.hidden = !next.canStop;
       stop.disabled = !next.canStop;
+      send.hidden = next.canStop;
+      if ((focused === stop && stop.hidden) || (focused === send && send.hidden)) input.focus();
       completion.setCommands(next.session?.commands ?? []);
       refresh();
     },
-    restore(text) {
+    restore(text, given) {
       setText(mergeRestoredInput(input.value, text));
+      if (given?.length) files.attach(given);
+    },
+    replaceDraft(text) {
+      setText(text);
     },
     focus() {
       input.focus();
       // Put the caret at the end, where a restored prompt continues.
       input.setSelectionRange(input.value.length, input.value.length);
     },
+    fileMatches: (requestId, matches) => files.matches(requestId, matches),
+    isTyping: () => document.activeElement === input && input.value.trim() !== '',
   };
 }

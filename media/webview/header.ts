@@ -2,7 +2,7 @@
 import type { PanelStatus } from '../../src/shared/messages';
 import { el } from './dom';
 import { icon } from './icons';
-import { statusLine } from './statusModel';
+import { busyText, statusLine } from './statusModel';
 
 export interface Header {
   readonly el: HTMLElement;
@@ -51,6 +51,8 @@ export function createHeader(): Header {
       folderName.textContent = s.folderName;
       folder.title = s.folderName;
 
+      // While a turn is busy, the transcript's end says so (busyText): one indicator, not two.
+      status.hidden = busyText(s) !== undefined;
       const line = statusLine(s);
       statusText.textContent = line.text;
       status.title = line.text;

@@ -6,8 +6,9 @@ import { el } from './dom';
 import { createEmptyState } from './emptyState';
 import { createHeader } from './header';
 import { createSessionBar } from './sessionBar';
+import { busyText } from './statusModel';
 import { createAutoScroll } from './scroll';
-import { Transcript } from './transcript';
+import { TranscriptView } from './transcript';
 import { post, saveState } from './vscodeApi';
 
 function start(): void {
@@ -28,7 +29,10 @@ function start(): void {
   transcriptEl.setAttribute('aria-live', 'polite');
   transcriptEl.setAttribute('aria-label', 'Conversation');
   const empty = createEmptyState();
+  // The one busy indicator, where the eye is: the end of the conversation. (The header's status
+  // line steps aside while a turn runs; the composer's Send has become Stop.)
   const working = el('div', 'working');
+  working.id = 'working';
   working.setAttribute('aria-hidden', 'true'); // the header's live region already says it
   const workingText = el('span', 'working-text');
   working.append(el('span', 'working-dots'), workingText);
@@ -41,12 +45,19 @@ function start(): void {
 
   let status: PanelStatus | undefined;
 
-  const transcript = new Transcript(transcriptEl, { post }, () => {
-    empty.el.hidden = transcript.size > 0 || !status;
-    autoScroll.follow();
-  });
+  // The composer is made below; the transcript reaches it only after that, on user action.
+  let composerRef: ReturnType<typeof createComposer> | undefined;
+  const transcript = new TranscriptView(
+    transcriptEl,
+    { post, focusComposer: () => composerRef?.focus(), isTyping: () => composerRef?.isTyping() ?? false },
+    () => {
+      // Whenever the conversation is empty (after New Session too), notices or not.
+      empty.el.hidden = transcript.size > 0 || !status;
+      autoScroll.follow();
+    },
+  );
 
-  const composer = createComposer(post, () => autoScroll.stick());
+  const composer = (composerRef = createComposer(post, () => autoScroll.stick()));
 
   app.append(header.el, scrollArea, composer.el);
 
@@ -57,10 +68,12 @@ function start(): void {
     composer.update(next);
     empty.update(next);
     empty.el.hidden = transcript.size > 0;
-    const busy = next.turn === 'sending' || next.turn === 'running' || next.turn === 'stopping';
-    working.hidden = !busy || next.agent !== 'ready';
-    workingText.textContent = next.turn === 'stopping' ? 'Stopping' : 'Working';
+    const busy = busyText(next);
+    working.hidden = busy === undefined;
+    workingText.textContent = busy ?? '';
+    header.el.classList.toggle('busy', busy !== undefined);
     app.dataset.turn = next.turn;
+    transcript.setTurn(next.turn); // a turn that ended: its answer is complete, and announced
     app.dataset.agent = next.agent;
     autoScroll.follow();
   }
@@ -70,25 +83,30 @@ function start(): void {
       case 'snapshot':
         applyStatus(message.status);
         transcript.reset(message.entries);
-        if (message.input) composer.restore(message.input);
+        // Moved here from the tab or the view: that place's draft, not what this document last held.
+        if (message.carried) composer.replaceDraft(message.carried.draft);
+        if (message.input) composer.restore(message.input.text, message.input.files);
         if (message.folder) saveState({ folder: message.folder });
-        autoScroll.settle();
+        autoScroll.settle(message.carried && (message.carried.scroll ?? { top: 0, following: true }));
         break;
       case 'status':
         applyStatus(message.status);
         break;
       case 'upsert':
-        transcript.upsert(message.entry);
+        transcript.upsert(message.entry, message.before);
         break;
       case 'append':
         transcript.append(message.id, message.text);
         break;
       case 'restoreInput':
-        composer.restore(message.text);
+        composer.restore(message.text, message.files);
         composer.focus();
         break;
       case 'focusInput':
         composer.focus();
+        break;
+      case 'fileMatches':
+        composer.fileMatches(message.requestId, message.files);
         break;
       default:
         assertNever(message);

@@ -2,7 +2,7 @@
 // read, leave them there and offer a "jump to latest" button instead.
 import { el } from './dom';
 import { icon } from './icons';
-import { loadState, saveState } from './vscodeApi';
+import { loadState, saveState, type ScrollState } from './vscodeApi';
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
 const SLACK_PX = 24;
@@ -16,9 +16,10 @@ export interface AutoScroll {
   stick(): void;
   /**
    * After the first snapshot of this document: back where the panel was scrolled before it
-   * was hidden or the window reloaded (kept in the webview state), else `stick()`.
+   * was hidden or the window reloaded (kept in the webview state), else `stick()`. `carried`:
+   * the position the conversation had where it moved from (tab ⇄ view), instead.
    */
-  settle(): void;
+  settle(carried?: ScrollState): void;
 }
 
 export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): AutoScroll {
@@ -29,7 +30,9 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   const save = (): void => {
     saveTimer ??= setTimeout(() => {
       saveTimer = undefined;
-      saveState({ scroll: { top: scroller.scrollTop, following } });
+      const max = scroller.scrollHeight - scroller.clientHeight;
+      // `fraction`: the same place in a document of another width (the conversation moved tab ⇄ view).
+      saveState({ scroll: { top: scroller.scrollTop, following, fraction: max > 0 ? scroller.scrollTop / max : 0 } });
     }, 200);
   };
 
@@ -67,12 +70,12 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     toEnd();
   };
   jumpButton.addEventListener('click', stick);
-  const settle = (): void => {
-    const saved = earlier;
+  const settle = (carried?: ScrollState): void => {
+    const saved = carried ?? earlier;
     earlier = undefined;
     if (!saved || saved.following) return stick();
     following = false;
-    scroller.scrollTop = saved.top;
+    scroller.scrollTop = carried?.fraction !== undefined ? carried.fraction * (scroller.scrollHeight - scroller.clientHeight) : saved.top;
     jumpButton.hidden = atBottom();
   };
 

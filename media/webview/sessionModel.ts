@@ -42,14 +42,13 @@ export function costText(amount: number, currency: string): string {
  * start of a name (no space yet). Names that start with it first, then names that contain it.
  */
 export function slashMatches(input: string, commands: readonly SlashCommand[]): SlashCommand[] {
-  const m = /^\/(\S*)$/.exec(input);
-  if (!m || commands.length === 0) return [];
-  const typed = m[1].toLowerCase();
+  const typed = /^\/(\S*)$/.exec(input)?.[1]?.toLowerCase();
+  if (typed === undefined || commands.length === 0) return [];
   const starts = commands.filter((c) => c.name.toLowerCase().startsWith(typed));
   const contains = typed ? commands.filter((c) => !c.name.toLowerCase().startsWith(typed) && c.name.toLowerCase().includes(typed)) : [];
   const found = [...starts, ...contains];
   // An exact, complete name with nothing else to offer: the list has nothing to add.
-  if (found.length === 1 && found[0].name.toLowerCase() === typed) return [];
+  if (found.length === 1 && found[0]?.name.toLowerCase() === typed) return [];
   return found.slice(0, MAX_MATCHES);
 }
 

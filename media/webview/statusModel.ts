@@ -45,6 +45,16 @@ function phaseLine(status: PanelStatus): Omit<StatusLine, 'text'> {
   }
 }
 
+/**
+ * The panel's one busy indicator (at the end of the transcript): "Working…", "Stopping…
+ * waiting for the agent to confirm (cancel sent 1.2 s ago)"; undefined when no turn is busy.
+ */
+export function busyText(status: PanelStatus): string | undefined {
+  if (status.agent !== 'ready') return undefined;
+  if (status.turn !== 'sending' && status.turn !== 'running' && status.turn !== 'stopping') return undefined;
+  return statusLine(status).text;
+}
+
 export interface ComposerState {
   /** The box refuses typing: no agent to talk to, or an unconfirmed stop. */
   readOnly: boolean;
@@ -114,9 +124,8 @@ export function planProgress(items: { status: 'pending' | 'in_progress' | 'compl
 
 /** The collapsed thought's one-line preview: its last non-empty line, minus Markdown punctuation. */
 export function thoughtPreview(markdown: string): string {
-  const lines = markdown.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i].replace(/^[\s>#*\-+`]+|[*_`]+/g, '').trim();
+  for (const raw of markdown.split('\n').reverse()) {
+    const line = raw.replace(/^[\s>#*\-+`]+|[*_`]+/g, '').trim();
     if (line) return line.length > 160 ? `…${line.slice(-160)}` : line;
   }
   return '';

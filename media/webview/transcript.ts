@@ -1,14 +1,27 @@
 // The list of entries in `#transcript`: one view per entry id, in arrival order.
 // Upserts apply at once (they are rare); streamed appends are batched and flushed once
-// per animation frame.
-import type { TranscriptEntry } from '../../src/shared/messages';
+// per animation frame (a long answer may take several frames: its view says so).
+// The answer of a turn is announced to screen readers once, when the turn ends; links
+// open through the host (VS Code asks before opening an untrusted domain).
+import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
+import { el, srOnly } from './dom';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
-export class Transcript {
+/** The longest announcement: past it, the screen reader user reads on in the transcript. */
+const MAX_ANNOUNCED_CHARS = 4000;
+
+export class TranscriptView {
   private readonly views = new Map<string, EntryView>();
+  /** Permission requests shown inside a tool card: request id → that card's view. */
+  private readonly nestedIn = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
   private frame: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The newest view: a streaming one is complete once another entry follows it. */
+  private last: EntryView | undefined;
+  private busy = false;
+  /** A polite live region beside the log, set once per finished answer. */
+  private readonly announcer: HTMLElement;
 
   constructor(
     readonly root: HTMLElement,
@@ -16,36 +29,61 @@ export class Transcript {
     /** Called after the DOM changed (auto-scroll, empty state). */
     private readonly onChange: () => void,
   ) {
-    // Copy buttons of code blocks come from markdown HTML, so one delegated listener serves them all.
-    root.addEventListener('click', (event) => copyCode(event));
+    // Copy buttons and links come from markdown HTML, so one delegated listener serves them all.
+    root.addEventListener('click', (event) => {
+      copyCode(event);
+      this.openLink(event);
+    });
+    root.addEventListener('auxclick', (event) => this.openLink(event));
+    this.announcer = el('div', 'visually-hidden answer-announcer');
+    this.announcer.setAttribute('role', 'status');
+    this.announcer.setAttribute('aria-live', 'polite');
+    this.announcer.setAttribute('aria-atomic', 'true');
+    root.after(this.announcer);
   }
 
+  /** Entries of the conversation itself: Reins' own notices do not count (the empty state shows beside them). */
   get size(): number {
-    return this.views.size;
+    let n = 0;
+    for (const view of this.views.values()) if (view.kind !== 'notice') n++;
+    return n;
   }
 
   reset(entries: TranscriptEntry[]): void {
     this.cancelFlush();
     this.dirty.clear();
     this.views.clear();
+    this.nestedIn.clear();
+    this.last = undefined;
     this.root.replaceChildren();
-    for (const entry of entries) this.insert(entry);
+    for (const entry of entries) this.insert(entry, true);
+    // A snapshot's answers are whole, except the last one while its turn still runs.
+    if (!this.busy) this.completeLast();
     this.onChange();
   }
 
-  upsert(entry: TranscriptEntry): void {
+  /** `before`: a new entry goes before that entry (a stopped turn's late update), not at the end. */
+  upsert(entry: TranscriptEntry, before?: string): void {
+    if (entry.kind === 'permission' && this.nest(entry)) return this.onChange();
     const existing = this.views.get(entry.id);
-    if (!existing) {
+    const anchor = before === undefined ? undefined : this.views.get(before);
+    if (!existing && anchor) {
+      this.insertBefore(entry, anchor);
+    } else if (!existing) {
       this.insert(entry);
     } else if (existing.kind === entry.kind) {
       this.dirty.delete(existing); // the upsert carries the whole text, pending appends included
       existing.update(entry);
+      if (existing.flush) this.markDirty(existing); // a long text goes on over the next frames
     } else {
       const view = createEntryView(entry, this.ctx);
       existing.el.replaceWith(view.el);
       this.dirty.delete(existing);
       this.views.set(entry.id, view);
+      if (this.last === existing) this.last = view;
     }
+    const view = this.views.get(entry.id);
+    if (view) markLate(view.el, entry);
     this.onChange();
   }
 
@@ -54,22 +92,88 @@ export class Transcript {
     if (!view) {
       // The host creates streamed entries with an upsert first; if that was lost, showing
       // the text beats dropping it.
-      view = this.insert({ kind: 'agent', id, markdown: '' });
+      view = this.insert({ kind: 'agent', id, markdown: '' })!;
     }
     if (!view.append) {
       console.warn(`[reins] append to a ${view.kind} entry ignored`, id);
       return;
     }
     view.append(text);
-    this.dirty.add(view);
-    this.scheduleFlush();
+    this.markDirty(view);
   }
 
-  private insert(entry: TranscriptEntry): EntryView {
+  /** The turn's phase from each status: when a turn ends, its answer is complete and announced. */
+  setTurn(phase: TurnPhase): void {
+    const busy = phase === 'sending' || phase === 'running' || phase === 'stopping';
+    if (this.busy && !busy) {
+      this.completeLast();
+      this.announce();
+    }
+    this.busy = busy;
+  }
+
+  /**
+   * A permission request goes into the card of the tool call it asks about, when that card is
+   * shown; false: it gets an entry of its own. A new request that waits takes the keyboard,
+   * unless the user is typing a prompt.
+   */
+  private nest(entry: Extract<TranscriptEntry, { kind: 'permission' }>, initial = false): boolean {
+    const card = this.nestedIn.get(entry.id) ?? (entry.toolCallId !== undefined ? this.views.get(entry.toolCallId) : undefined);
+    if (!card?.attachPermission) return false;
+    const isNew = !this.nestedIn.has(entry.id);
+    this.nestedIn.set(entry.id, card);
+    card.attachPermission(entry);
+    if (isNew && !initial && entry.resolved === undefined && !this.ctx.isTyping?.()) card.focus?.();
+    return true;
+  }
+
+  private insert(entry: TranscriptEntry, initial = false): EntryView | undefined {
+    if (entry.kind === 'permission' && this.nest(entry, initial)) return undefined;
+    this.completeLast(); // a new entry ends the streaming of the one before it
     const view = createEntryView(entry, this.ctx);
+    markLate(view.el, entry);
     this.views.set(entry.id, view);
     this.root.append(view.el);
+    if (entry.kind === 'permission' && !initial && entry.resolved === undefined && !this.ctx.isTyping?.()) view.focus?.();
+    this.last = view;
+    if (view.flush) this.markDirty(view);
     return view;
+  }
+
+  /**
+   * A late entry inside an earlier turn's part: the stream at the end goes on (it is not the
+   * newest entry), and its own text is complete as far as the panel knows (appends still land).
+   */
+  private insertBefore(entry: TranscriptEntry, anchor: EntryView): void {
+    const view = createEntryView(entry, this.ctx);
+    markLate(view.el, entry);
+    this.views.set(entry.id, view);
+    anchor.el.before(view.el);
+    if (view.flush) this.markDirty(view);
+  }
+
+  private completeLast(): void {
+    if (!this.last?.complete) return;
+    this.last.complete();
+    this.markDirty(this.last);
+  }
+
+  /** Reads the turn's answer (the agent's text since the last prompt) to screen readers, once. */
+  private announce(): void {
+    const answer: string[] = [];
+    for (const view of this.views.values()) {
+      if (view.kind === 'user') answer.length = 0;
+      // A late entry belongs to an earlier turn (and is in the map's order, not the page's).
+      else if (view.kind === 'agent' && view.el.dataset.late === undefined) answer.push(view.el.textContent ?? '');
+    }
+    const text = answer.join('\n').trim();
+    if (!text) return;
+    this.announcer.textContent = text.length > MAX_ANNOUNCED_CHARS ? `${text.slice(0, MAX_ANNOUNCED_CHARS)}…` : text;
+  }
+
+  private markDirty(view: EntryView): void {
+    this.dirty.add(view);
+    this.scheduleFlush();
   }
 
   private scheduleFlush(): void {
@@ -88,10 +192,46 @@ export class Transcript {
 
   private flush(): void {
     this.cancelFlush();
-    for (const view of this.dirty) view.flush?.();
+    const views = [...this.dirty];
     this.dirty.clear();
+    for (const view of views) if (view.flush?.() === true) this.dirty.add(view);
+    if (this.dirty.size > 0) this.scheduleFlush(); // a long answer goes on next frame
     this.onChange();
   }
+
+  /**
+   * Links in agent text open through the host (`openLink`, checked there, then VS Code's
+   * openExternal, which asks about untrusted domains), never by the webview itself.
+   */
+  private openLink(event: MouseEvent): void {
+    if (event.type === 'auxclick' && event.button !== 1) return;
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (!link || !this.root.contains(link)) return;
+    event.preventDefault();
+    event.stopPropagation(); // VS Code's own handler (on the window) would open it unasked
+    this.ctx.post({ type: 'openLink', href: link.getAttribute('href') ?? '' });
+  }
+}
+
+/**
+ * The "late" label of an entry that came after its turn was stopped (lateUpdates.ts): first in
+ * the entry, put back when a view rebuilt its content, and read out in words.
+ */
+function markLate(root: HTMLElement, entry: TranscriptEntry): void {
+  const late = 'late' in entry && entry.late === true;
+  let label = root.querySelector(':scope > .late-label');
+  if (!late) {
+    label?.remove();
+    delete root.dataset.late;
+    return;
+  }
+  root.dataset.late = '';
+  if (!label) {
+    label = el('span', 'late-label', 'late');
+    label.setAttribute('title', 'Arrived after this turn was stopped');
+    label.append(srOnly(': arrived after this turn was stopped'));
+  }
+  if (root.firstChild !== label) root.prepend(label);
 }
 
 function copyCode(event: MouseEvent): void {

@@ -1,6 +1,6 @@
 // The webview's only channel to the extension host, plus VS Code's per-webview state
 // (which survives the panel being hidden, when the webview document itself is discarded).
-import type { WebviewToHost } from '../../src/shared/messages';
+import type { CarriedState, WebviewToHost } from '../../src/shared/messages';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -24,8 +24,12 @@ export interface PersistedState {
    *  VS Code hands this state to the panel serializer, which reopens that folder's panel. */
   folder?: string;
   /** Where the transcript was scrolled to; `following`: at the end, following it. */
-  scroll?: { top: number; following: boolean };
+  scroll?: ScrollState;
+  /** Prompts sent from this panel, oldest first (Up/Down in the prompt box). */
+  history?: string[];
 }
+
+export type ScrollState = NonNullable<CarriedState['scroll']>;
 
 export function loadState(): PersistedState {
   const state = api.getState() as Partial<PersistedState> | undefined;
@@ -33,11 +37,19 @@ export function loadState(): PersistedState {
   return {
     draft: typeof state?.draft === 'string' ? state.draft : '',
     folder: typeof state?.folder === 'string' ? state.folder : undefined,
-    scroll: scroll && typeof scroll.top === 'number' && typeof scroll.following === 'boolean' ? { top: scroll.top, following: scroll.following } : undefined,
+    scroll:
+      scroll && typeof scroll.top === 'number' && typeof scroll.following === 'boolean'
+        ? { top: scroll.top, following: scroll.following, fraction: typeof scroll.fraction === 'number' ? scroll.fraction : undefined }
+        : undefined,
+    history: Array.isArray(state?.history) ? state.history.filter((h): h is string => typeof h === 'string') : undefined,
   };
 }
 
 /** Changes the fields given; the others keep their value. */
 export function saveState(patch: Partial<PersistedState>): void {
-  api.setState({ ...loadState(), ...patch });
+  const next = { ...loadState(), ...patch };
+  api.setState(next);
+  // The host keeps a copy, so that moving the conversation (tab ⇄ view) carries the draft and
+  // scroll position along even when this document is hidden (and gone) at the time.
+  if ('draft' in patch || 'scroll' in patch) api.postMessage({ type: 'uiState', draft: next.draft, scroll: next.scroll } satisfies WebviewToHost);
 }

@@ -43,11 +43,7 @@ const STDIN_GRACE_MS = 300;
 const TERM_GRACE_MS = 1500;
 
 export function describeExit(exit: ExitInfo): string {
-  const how = exit.spawnError
-    ? exit.spawnError
-    : exit.signal
-      ? `killed by ${exit.signal}`
-      : `exited with code ${exit.code}`;
+  const how = exit.spawnError ? exit.spawnError : exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code}`;
   const tail = exit.stderrTail.slice(-8).join('\n');
   return tail ? `${how}; stderr:\n${tail}` : how;
 }
@@ -73,9 +69,7 @@ export class AgentProcess {
     onStderrLine?: (line: string) => void,
   ) {
     const envKeys = Object.keys(launch.env ?? {});
-    log.info(
-      `starting agent: ${launch.command} ${launch.args.join(' ')} (cwd ${launch.cwd}${envKeys.length ? `; env keys ${envKeys.join(', ')}` : ''})`,
-    );
+    log.info(`starting agent: ${launch.command} ${launch.args.join(' ')} (cwd ${launch.cwd}${envKeys.length ? `; env keys ${envKeys.join(', ')}` : ''})`);
     this.child = spawn(launch.command, launch.args, {
       cwd: launch.cwd,
       env: { ...process.env, ...launch.env },
@@ -142,6 +136,11 @@ export class AgentProcess {
 
   currentStderrTail(): string[] {
     return [...this.stderrTail];
+  }
+
+  /** Have one of the agent's terminals (a process group of its own) ended with its tree if the extension host dies. */
+  guardTerminal(pid: number, start: string): { dispose(): void } | undefined {
+    return this.lifeline?.guard(pid, start);
   }
 
   /** The watchdog's pid, while one guards this agent (for tests and the log). */

@@ -32,20 +32,14 @@ import type {
   WriteTextFileRequest,
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
-import {
-  createMessageConnection,
-  ErrorCodes,
-  ResponseError,
-  type CancellationToken,
-  type MessageConnection,
-} from 'vscode-jsonrpc/node';
+import { createMessageConnection, ErrorCodes, ResponseError, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc/node';
 import type { Logger } from '../util/logger';
 import { Deferred } from '../util/deferred';
 import { describeExit, type AgentProcess, type ExitInfo } from './agentProcess';
 import { cancellable, withAcpCancellation } from './cancelRequest';
 import type { TerminalMethods } from './clientMethods/terminals';
 import { LineTooLargeError, NdjsonMessageReader, NdjsonMessageWriter } from './framing';
-import { ProtocolTracer, type TraceLevel } from './trace';
+import { boundedJson, ProtocolTracer, type TraceLevel } from './trace';
 
 /** Why the connection ended. Each one is a "dead stream" exit path for a running turn. */
 export type CloseCause = 'process-exited' | 'stream-closed' | 'write-failed' | 'connection-error' | 'line-too-large' | 'disposed';
@@ -160,7 +154,7 @@ export class AcpConnection {
     }
     this.rpc.onNotification('session/update', (params: SessionNotification) => {
       if (!params || typeof params.sessionId !== 'string' || typeof params.update !== 'object') {
-        log.warn(`ignored a malformed session/update: ${JSON.stringify(params).slice(0, 200)}`);
+        log.warn(`ignored a malformed session/update: ${boundedJson(params, 200)}`);
         return;
       }
       handlers.sessionUpdate(params);
@@ -228,6 +222,11 @@ export class AcpConnection {
     return this.request<PromptResponse>('session/prompt', params);
   }
 
+  /** Text into the running turn, by the method this agent offers (session/steering.ts says which). */
+  steer(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    return this.request<unknown>(method, params, timeoutMs);
+  }
+
   /** `session/cancel` is a notification: no id, no answer. Resolves when written. */
   cancel(params: CancelNotification): Promise<void> {
     if (this.isClosed) return Promise.reject(new AgentExitedError(this.closedSnapshot()));
@@ -245,7 +244,10 @@ export class AcpConnection {
     // vscode-jsonrpc rejects what is pending with its own "disposed" error when we dispose it
     // on close; say instead why the connection closed.
     const pending = this.rpc.sendRequest<R>(method, params).catch((error: unknown) => {
-      if (this.closing) return this.closed.then((closed): R => { throw new AgentExitedError(closed); });
+      if (this.closing)
+        return this.closed.then((closed): R => {
+          throw new AgentExitedError(closed);
+        });
       throw error;
     });
     const racers: Promise<R>[] = [

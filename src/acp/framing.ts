@@ -1,15 +1,8 @@
 // ACP frames JSON-RPC as one JSON object per line (UTF-8, '\n'), not with LSP's
 // Content-Length headers, so vscode-jsonrpc's stream classes do not fit. These are a reader
 // and a writer on its abstract bases: the connection above them is vscode-jsonrpc's own.
-import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
-import {
-  AbstractMessageReader,
-  AbstractMessageWriter,
-  type DataCallback,
-  type Disposable,
-  type Message,
-} from 'vscode-jsonrpc/node';
+import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc/node';
 
 /** Lines longer than this close the connection: a runaway agent must not eat the editor's memory. */
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -28,10 +21,16 @@ export interface ReaderHooks {
   onMessage?(message: Message, bytes: number): void;
 }
 
+const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const BYTE_ORDER_MARK = 0xfeff;
+
 export class NdjsonMessageReader extends AbstractMessageReader {
-  private readonly decoder = new StringDecoder('utf8');
-  private buffer = '';
-  /** Bytes in `buffer`: counted as chunks arrive, so a huge line costs no re-measuring. */
+  // A line is gathered as the byte chunks it arrived in and decoded once, when its newline
+  // comes: a '\n' byte never occurs inside a UTF-8 sequence, so splitting bytes is safe, and a
+  // 16 MiB line costs its bytes, one copy and its string, not a string rebuilt per read.
+  private parts: Buffer[] = [];
+  /** Bytes in `parts`: the size limit is checked without touching them. */
   private pendingBytes = 0;
   private callback: DataCallback | undefined;
   private closed = false;
@@ -66,36 +65,45 @@ export class NdjsonMessageReader extends AbstractMessageReader {
 
   private onData(chunk: Buffer | string): void {
     if (this.closed) return;
-    // The decoder keeps an incomplete UTF-8 sequence for the next chunk.
-    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    const hadNewline = text.includes('\n');
-    this.buffer += text;
-    this.pendingBytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
-    if (hadNewline) {
-      let newline: number;
-      while (!this.closed && (newline = this.buffer.indexOf('\n')) !== -1) {
-        const line = this.buffer.slice(0, newline);
-        this.buffer = this.buffer.slice(newline + 1);
-        this.handleLine(line);
-      }
-      // What is left is the start of the next line: usually short, so measuring it is cheap.
-      this.pendingBytes = Buffer.byteLength(this.buffer);
+    // A stream with an encoding set hands out strings: back to bytes, so there is one path.
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    let start = 0;
+    let newline = bytes.indexOf(NEWLINE);
+    while (newline !== -1) {
+      this.handleLine(this.takeLine(bytes.subarray(start, newline)));
+      if (this.closed) return;
+      start = newline + 1;
+      newline = bytes.indexOf(NEWLINE, start);
     }
-    if (!this.closed && this.pendingBytes > this.maxLineBytes) {
-      this.buffer = '';
-      this.fireError(new LineTooLargeError(this.maxLineBytes));
-      this.close();
-    }
+    if (start === bytes.length) return;
+    this.parts.push(start === 0 ? bytes : bytes.subarray(start));
+    this.pendingBytes += bytes.length - start;
+    if (this.pendingBytes > this.maxLineBytes) this.tooLarge();
   }
 
-  private handleLine(raw: string): void {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
-    if (line.length * 3 > this.maxLineBytes && Buffer.byteLength(line) > this.maxLineBytes) {
-      this.fireError(new LineTooLargeError(this.maxLineBytes));
-      this.close();
-      return;
+  /** The whole line that ends with `tail`, decoded: the bytes gathered so far are let go here. */
+  private takeLine(tail: Buffer): string | undefined {
+    let line = tail;
+    if (this.parts.length > 0) {
+      this.parts.push(tail);
+      line = Buffer.concat(this.parts, this.pendingBytes + tail.length);
+      this.parts = [];
+      this.pendingBytes = 0;
     }
+    if (line.length > this.maxLineBytes) {
+      this.tooLarge();
+      return undefined;
+    }
+    const end = line.length > 0 && line[line.length - 1] === CARRIAGE_RETURN ? line.length - 1 : line.length;
+    return line.toString('utf8', 0, end);
+  }
+
+  private handleLine(decoded: string | undefined): void {
+    if (decoded === undefined) return;
+    // An agent (or a wrapper script) that writes a byte-order mark before its first message
+    // must not lose it: JSON.parse refuses the mark, so it is dropped here.
+    const line = decoded.charCodeAt(0) === BYTE_ORDER_MARK ? decoded.slice(1) : decoded;
+    if (line.trim() === '') return;
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -109,6 +117,13 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     }
     this.hooks.onMessage?.(message as Message, line.length);
     this.callback?.(message as Message);
+  }
+
+  private tooLarge(): void {
+    this.parts = [];
+    this.pendingBytes = 0;
+    this.fireError(new LineTooLargeError(this.maxLineBytes));
+    this.close();
   }
 
   private close(): void {
@@ -126,6 +141,8 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
   // Writes chain on this promise so that messages leave in the order they were written,
   // even when the stream applies back-pressure.
   private queue: Promise<void> = Promise.resolve();
+  /** No write is waiting: the next one goes out at once (see `write`). */
+  private idle = true;
   private errorCount = 0;
 
   constructor(
@@ -138,8 +155,16 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
   }
 
   write(message: Message): Promise<void> {
-    const result = this.queue.then(() => this.writeNow(message));
-    this.queue = result.catch(() => undefined);
+    // With nothing waiting, the line is handed to the stream now, not a microtask later: a
+    // session/cancel is then on the wire before the caller's own work goes on (a stop fires
+    // the status bar, the context keys and the panel synchronously, milliseconds of work).
+    const result = this.idle ? this.writeNow(message) : this.queue.then(() => this.writeNow(message));
+    this.idle = false;
+    const settled = result.catch(() => undefined);
+    this.queue = settled;
+    void settled.then(() => {
+      if (this.queue === settled) this.idle = true;
+    });
     return result;
   }
 
@@ -147,7 +172,7 @@ export class NdjsonMessageWriter extends AbstractMessageWriter {
     const line = JSON.stringify(message) + '\n';
     return new Promise<void>((resolve, reject) => {
       if (this.output.destroyed || this.output.writableEnded) {
-        const error = new Error('the agent\'s stdin is closed');
+        const error = new Error("the agent's stdin is closed");
         this.fireError(error, message, ++this.errorCount);
         reject(error);
         return;

@@ -48,6 +48,10 @@ export interface GuardedAgent {
 export class Lifeline {
   private watchdog: ChildProcess | undefined;
   private released = false;
+  /** release() was asked while terminals were guarded: done when the last is unguarded. */
+  private releaseWanted = false;
+  /** The agent's terminals (pid → start time), told to the watchdog (again, if it starts later). */
+  private readonly guarded = new Map<number, string>();
   private record: AgentRecord | undefined;
   private recordWritten: Promise<void> = Promise.resolve();
 
@@ -96,6 +100,7 @@ export class Lifeline {
       windowsHide: true,
     });
     this.watchdog = dog;
+    for (const [pid, start] of this.guarded) this.tell(`guard ${pid} ${start}`);
     // It mostly sleeps; its start (a Node, ~100 ms of CPU) must not slow the agent's own start
     // on a busy machine. Not the lowest: once the host is gone it has work to do promptly.
     if (dog.pid !== undefined) {
@@ -150,10 +155,36 @@ export class Lifeline {
     if (!groupExists(this.agent.pid)) this.release();
   }
 
-  /** This host has ended the agent's tree itself: nothing left to guard. */
+  /**
+   * Also end the process group of `pid` (one of the agent's terminals: a child of this host, in
+   * a group of its own, so not in the agent's tree) if this host dies. Disposing it, once this
+   * host has ended that terminal, stops that.
+   */
+  guard(pid: number, start: string): { dispose(): void } {
+    if (this.released) return { dispose: () => undefined };
+    this.guarded.set(pid, start);
+    this.tell(`guard ${pid} ${start}`);
+    return {
+      dispose: () => {
+        if (!this.guarded.delete(pid)) return;
+        this.tell(`unguard ${pid}`);
+        if (this.releaseWanted && this.guarded.size === 0) this.release();
+      },
+    };
+  }
+
+  /** This host has ended the agent's tree itself: nothing left to guard (once its terminals are ended too). */
   release(): void {
     if (this.released) return;
+    if (this.guarded.size > 0) {
+      this.releaseWanted = true;
+      return;
+    }
     this.released = true;
     if (this.watchdog?.stdin?.writable) this.watchdog.stdin.end('release\n');
+  }
+
+  private tell(line: string): void {
+    if (this.watchdog?.stdin?.writable) this.watchdog.stdin.write(`${line}\n`);
   }
 }

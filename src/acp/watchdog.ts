@@ -11,6 +11,10 @@
 // group is empty; end of file without it means the host is gone (the kernel closed the pipe).
 // A change of parent (re-parented to init) says the same, checked every second as a backup.
 //
+// The agent's terminals (terminal/create) are children of the host in process groups of their
+// own, not in the agent's tree: the host names each on the pipe (`guard PID START`, and
+// `unguard PID` once it has ended it), and when the host dies they are ended with the agent.
+//
 //   node watchdog.js --agent PID --start TOKEN --host PID [--grace MS] [--poll MS] [--log FILE] [--label TEXT]
 //
 // Bundled to dist/watchdog.js (scripts/esbuild.mjs) and shipped in the .vsix (.vscodeignore).
@@ -60,19 +64,39 @@ function main(): void {
     const now = startTimeOf(args.agent);
     return now === undefined ? !groupExists(args.agent) : now !== args.start;
   };
-  let input = '';
+  let pending = '';
+  let releasedByHost = false;
+  /** The terminals' process groups to end with the agent: pid → start time. */
+  const terminals = new Map<number, string>();
   let acting = false;
   const quit = () => process.exit(0);
+  const heard = (line: string) => {
+    const [word, pid, ...start] = line.trim().split(' ');
+    if (word === 'release') releasedByHost = true;
+    else if (word === 'guard' && Number(pid) > 1 && start.length > 0) terminals.set(Number(pid), start.join(' '));
+    else if (word === 'unguard') terminals.delete(Number(pid));
+  };
+  // A terminal that exited and left nothing in its group (or whose pid names another process now).
+  const terminalDone = (pid: number, start: string) => {
+    const now = startTimeOf(pid);
+    return now === undefined ? !groupExists(pid) : now !== start;
+  };
 
   const hostGone = async (reason: string) => {
     if (acting) return;
     acting = true;
     clearInterval(timer);
-    // endTree itself leaves the tree alone if the agent's pid now names another process.
-    const report = await endTree(args.agent, { graceMs: args.graceMs, rootStart: args.start });
+    // endTree itself leaves a tree alone if its root's pid now names another process. The
+    // terminals at the same time as the agent: each has the same grace, not one after another.
+    const [report, ...terminalReports] = await Promise.all([
+      endTree(args.agent, { graceMs: args.graceMs, rootStart: args.start }),
+      ...[...terminals].map(([pid, start]) => endTree(pid, { graceMs: args.graceMs, rootStart: start })),
+    ]);
     if (args.log) {
       // Read and logged by the next activation (agentRecords.ts): the only trace of this.
-      const line = { at: new Date().toISOString(), reason, agent: args.agent, label: args.label, ended: report.ended, survivors: report.survivors };
+      const ended = [...report.ended, ...terminalReports.flatMap((r) => r.ended)];
+      const survivors = [...report.survivors, ...terminalReports.flatMap((r) => r.survivors)];
+      const line = { at: new Date().toISOString(), reason, agent: args.agent, label: args.label, terminals: [...terminals.keys()], ended, survivors };
       try {
         appendFileSync(args.log, JSON.stringify(line) + '\n');
       } catch {
@@ -83,14 +107,22 @@ function main(): void {
   };
 
   process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk: string) => (input += chunk));
-  process.stdin.on('end', () => (input.includes('release') ? quit() : void hostGone('the extension host closed its pipe')));
+  process.stdin.on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) heard(line);
+  });
+  process.stdin.on('end', () => {
+    heard(pending);
+    return releasedByHost ? quit() : void hostGone('the extension host closed its pipe');
+  });
   process.stdin.on('error', () => void hostGone('the pipe from the extension host failed'));
 
   const timer = setInterval(() => {
     if (process.ppid !== args.host) return void hostGone(`the extension host ${args.host} is no longer the parent`);
+    for (const [pid, start] of terminals) if (terminalDone(pid, start)) terminals.delete(pid);
     // The host forgot to release us: leave.
-    if (nothingToGuard()) quit();
+    if (nothingToGuard() && terminals.size === 0) quit();
   }, args.pollMs);
 }
 

@@ -4,6 +4,7 @@
 import * as os from 'node:os';
 import type { Availability, CatalogAgent } from './catalog';
 import type { RegistryAgent } from './registry';
+import { presetBrief } from '../session/agentQuirks';
 
 export type PickerItem =
   | { kind: 'separator'; label: string }
@@ -47,7 +48,8 @@ export function agentItem(agent: CatalogAgent, a: Availability | undefined, curr
     agent.configured ? 'reins.agents' : undefined,
     availabilityText(a, agent.preset?.npmPackage),
   ];
-  const detail = missing && agent.preset ? `Install: ${agent.preset.install}` : [commandLine, agent.preset?.note].filter(Boolean).join(' — ');
+  const about = agent.preset && [agent.preset.requirement, presetBrief(agent.preset.name)].filter(Boolean).join('; ');
+  const detail = missing && agent.preset ? `Install: ${agent.preset.install}` : [commandLine, about].filter(Boolean).join(' — ');
   return {
     kind: 'agent',
     name: agent.name,

@@ -1,7 +1,8 @@
 // The agents Reins knows by name, so that picking one needs no JSON: how each is started, how it
-// is installed, whether npm distributes it (then `npx` can run it uninstalled), and what Reins
-// knows of its behaviour. A `reins.agents` entry of the same name overrides a preset (see
-// catalog.ts). No `vscode` here: the picker, the launcher and the unit tests share it.
+// is installed, and whether npm distributes it (then `npx` can run it uninstalled). What Reins
+// knows of each one's behaviour is the one table in session/agentQuirks.ts (a row names its
+// preset). A `reins.agents` entry of the same name overrides a preset (see catalog.ts). No
+// `vscode` here: the picker, the launcher and the unit tests share it.
 import type { QuirkSettings } from '../session/quirks';
 
 export interface Preset {
@@ -20,8 +21,8 @@ export interface Preset {
   homepage: string;
   /** Quirks Reins should apply (those it recognises for every agent need no entry). */
   quirks?: QuirkSettings;
-  /** What Reins knows of its cancel, measured (README: "What Reins does about each agent's cancel"). */
-  note?: string;
+  /** What it needs besides its package, for the picker (what it does around a cancel is its row in session/agentQuirks.ts). */
+  requirement?: string;
 }
 
 export const PRESETS: readonly Preset[] = [
@@ -35,7 +36,6 @@ export const PRESETS: readonly Preset[] = [
     // goose's busy rejection and idle signal are recognised for every agent already; named
     // here so that the preset says what it relies on.
     quirks: { busyErrorPattern: 'active run', idleSignalMetaPath: 'goose.activeRunId' },
-    note: 'drops a cancel that comes before its run starts: Reins re-sends it and waits for activeRunId: null',
   },
   {
     name: 'opencode',
@@ -46,7 +46,6 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: 'opencode-ai',
     install: 'npm install -g opencode-ai',
     homepage: 'https://opencode.ai',
-    note: 'takes up to a second or two to confirm a cancel',
   },
   {
     name: 'claude',
@@ -57,9 +56,8 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: '@zed-industries/claude-agent-acp',
     install: 'npm install -g @zed-industries/claude-agent-acp',
     homepage: 'https://github.com/zed-industries/claude-agent-acp',
-    // 0.23 answers one turn behind after a stop; outOfStep.ts knows it by agentInfo and
-    // version, so no setting here (a later version that is in step keeps 'none').
-    note: '0.23 answers one turn behind after a stop: Reins restarts it',
+    // 0.23 answering one turn behind is its row in session/agentQuirks.ts, which outOfStep.ts
+    // reads by agentInfo and version: no setting here (a later version in step keeps 'none').
   },
   {
     name: 'codex',
@@ -70,7 +68,6 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: '@zed-industries/codex-acp',
     install: 'npm install -g @zed-industries/codex-acp',
     homepage: 'https://github.com/zed-industries/codex-acp',
-    note: 'leaves a cancelled command running: Reins finds and ends it',
   },
   {
     name: 'gemini',
@@ -81,7 +78,6 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: '@google/gemini-cli',
     install: 'npm install -g @google/gemini-cli',
     homepage: 'https://github.com/google-gemini/gemini-cli',
-    note: 'never answers a cancelled prompt while a permission is pending: Reins answers those first',
   },
   {
     name: 'qwen',
@@ -92,7 +88,6 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: '@qwen-code/qwen-code',
     install: 'npm install -g @qwen-code/qwen-code',
     homepage: 'https://github.com/QwenLM/qwen-code',
-    note: 'never answers a cancelled prompt while a permission is pending: Reins answers those first',
   },
   {
     name: 'pi',
@@ -104,7 +99,7 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: 'pi-acp',
     install: 'npm install -g pi-acp @earendil-works/pi-coding-agent',
     homepage: 'https://www.npmjs.com/package/pi-acp',
-    note: 'needs Node 22.19 or later; talks to its own pi child for the whole session',
+    requirement: 'needs Node 22.19 or later',
   },
 ];
 

@@ -2,13 +2,13 @@
 // panel's button does the same). Sign Out forgets the values stored for one agent or for all;
 // an agent that is running keeps them until it restarts, and the panel says so.
 import * as vscode from 'vscode';
-import type { Reins } from '../reins';
+import type { WindowSessions } from '../windowSessions';
 import { agentSecrets } from './secrets';
 
 /** `reins.signOut`'s argument for every agent. */
 export const ALL_AGENTS = '*';
 
-export function registerSignInCommands(reins: Reins, context: vscode.ExtensionContext): vscode.Disposable[] {
+export function registerSignInCommands(reins: WindowSessions, context: vscode.ExtensionContext): vscode.Disposable[] {
   const store = agentSecrets(context);
   return [
     vscode.commands.registerCommand('reins.signIn', async (methodId?: unknown): Promise<boolean> => {

@@ -7,8 +7,8 @@
 //   terminal  the agent's own command plus the method's args in a VS Code terminal; when that
 //             terminal closes with exit status 0, the agent is restarted (ACP: "reconnect")
 import * as vscode from 'vscode';
-import { ResponseError } from 'vscode-jsonrpc/node';
 import type { PreparedLaunch } from '../agents/launch';
+import { agentMachinery } from '../agentMachinery';
 import type { AgentRuntime } from '../session/agentRuntime';
 import type { Transcript } from '../session/transcript';
 import { describeMethod, parseAuthMethods, signInNeededText, type SignInMethod } from './methods';
@@ -120,7 +120,7 @@ export class SignIn {
       }
     } catch (error) {
       // A JSON-RPC error's data says more than its message ("Invalid params").
-      const data: unknown = error instanceof ResponseError ? error.data : undefined;
+      const data: unknown = error instanceof agentMachinery().ResponseError ? error.data : undefined;
       const message = `${error instanceof Error ? error.message : String(error)}${data !== undefined ? `: ${typeof data === 'string' ? data : JSON.stringify(data)}` : ''}`;
       this.log.error(`agent ${this.host.agentName}: sign-in with ${m.id} failed: ${message}`);
       this.host.transcript.notice('error', `Sign-in with "${m.name}" failed: ${message}`, [

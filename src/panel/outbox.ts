@@ -5,7 +5,7 @@
 // What is queued is a copy taken when it is posted. The queue holds messages for up to a frame;
 // holding the sender's object instead let a late flush send what that object had become since
 // (an agent entry grown by later chunks) and then the chunks again as appends: "Allow (pretend
-// edit)w (pretend edit)" (issue 7 §4).
+// edit)w (pretend edit)".
 import type { HostToWebview } from '../shared/messages';
 
 /** Streamed text is gathered this long before it is posted: one message per frame, not per chunk. */

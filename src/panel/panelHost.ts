@@ -1,13 +1,18 @@
-// The agent panel: a WebviewPanel showing one folder's conversation. It builds the HTML
-// (strict CSP, a nonce for our one script, local resources only), waits for the webview's
-// `ready` before posting, batches streamed text, and turns webview messages into calls on
-// the FolderSession. Closing the panel while a turn runs is an exit path: it stops the turn.
+// The agent panel: one folder's conversation in a webview, an editor tab or the Reins view
+// (surface.ts: this file does not care which). It builds the HTML (strict CSP, a nonce for our
+// one script, local resources only), waits for the webview's `ready` before posting, batches
+// streamed text, and turns webview messages into calls on the FolderSession. Closing the panel
+// while a turn runs is an exit path: it stops the turn. Moving it (tab ⇄ view) is not.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { FolderSession } from '../folderSession';
 import type { TranscriptOp } from '../session/transcript';
-import { assertNever, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
+import { assertNever, type CarriedState, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
+import { checkLink } from './linkCheck';
 import { Outbox } from './outbox';
+import { editorSurface, type Surface } from './surface';
+import { handleEditorRequest } from './panelRequests';
+import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
 
@@ -23,7 +28,8 @@ export class PanelHost implements vscode.Disposable {
   /** The user closed the panel: VS Code disposed it already. */
   private panelGone = false;
 
-  static create(session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void): PanelHost {
+  /** A new editor tab. `carried`: the draft and scroll position of the place it moved from. */
+  static create(session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void, carried?: CarriedState): PanelHost {
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
       panelTitle(session),
@@ -36,7 +42,7 @@ export class PanelHost implements vscode.Disposable {
       },
     );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
-    return new PanelHost(panel, session, extensionUri, runAction);
+    return new PanelHost(editorSurface(panel), session, extensionUri, runAction, carried);
   }
 
   /**
@@ -47,74 +53,133 @@ export class PanelHost implements vscode.Disposable {
   static revive(panel: vscode.WebviewPanel, session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void): PanelHost {
     panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
-    panel.title = panelTitle(session);
-    return new PanelHost(panel, session, extensionUri, runAction);
+    return new PanelHost(editorSurface(panel), session, extensionUri, runAction);
   }
 
+  /** The Reins view (viewProvider.ts), given this folder's conversation. */
+  static inView(
+    surface: Surface,
+    session: FolderSession,
+    extensionUri: vscode.Uri,
+    runAction: (action: PanelAction) => void,
+    carried?: CarriedState,
+  ): PanelHost {
+    surface.webview.options = webviewOptions(extensionUri);
+    return new PanelHost(surface, session, extensionUri, runAction, carried);
+  }
+
+  /** What the webview last said about its draft and scroll position: carried along on a move. */
+  private uiState: CarriedState | undefined;
+
   private constructor(
-    readonly panel: vscode.WebviewPanel,
+    readonly surface: Surface,
     readonly session: FolderSession,
     extensionUri: vscode.Uri,
     private readonly runAction: (action: PanelAction) => void,
+    /** Given to the first snapshot: the new document takes the draft and scroll of the old place. */
+    private carried?: CarriedState,
   ) {
-    panel.webview.html = renderHtml(panel.webview, extensionUri);
-    this.outbox = new Outbox((message) => void panel.webview.postMessage(message));
+    this.uiState = carried;
+    const webview = surface.webview;
+    webview.html = renderHtml(webview, extensionUri);
+    this.outbox = new Outbox((message) => void webview.postMessage(message));
+    this.setTitle();
     this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: WebviewToHost) => this.onMessage(m)),
-      panel.onDidDispose(() => this.onPanelClosed()),
-      panel.onDidChangeViewState(() => {
+      webview.onDidReceiveMessage((raw: unknown) => this.onRaw(raw)),
+      surface.onDidDispose(() => this.onPanelClosed()),
+      surface.onDidChangeVisibility(() => {
         // A hidden webview is torn down; it posts `ready` again when shown.
-        if (!panel.visible) this.ready = false;
+        if (!surface.visible) this.ready = false;
       }),
       session.onDidChange(() => this.onStatusChange()),
       session.transcript.onOp((op) => this.onTranscriptOp(op)),
-      session.onRestoreInput((text) => {
+      session.input.onReturn((given) => {
         if (this.ready) {
-          this.post({ type: 'restoreInput', text });
-          session.inputDelivered();
+          this.post({ type: 'restoreInput', ...given });
+          session.input.delivered();
         }
       }),
-      session.onNeedsAttention(() => panel.reveal(undefined, true)),
+      session.onNeedsAttention(() => surface.reveal(true)),
     );
   }
 
+  get kind(): Surface['kind'] {
+    return this.surface.kind;
+  }
+
+  /** The draft and scroll position to carry to the conversation's next place. */
+  get carriedState(): CarriedState | undefined {
+    return this.uiState;
+  }
+
   reveal(): void {
-    this.panel.reveal(undefined, false);
+    this.surface.reveal(false);
     if (this.ready) this.post({ type: 'focusInput' });
   }
 
+  private setTitle(): void {
+    this.surface.setTitle(panelTitle(this.session));
+  }
+
+  /** Every message from the webview is checked before use (webviewInput.ts); a bad one is logged, never thrown. */
+  private onRaw(raw: unknown): void {
+    const checked = checkWebviewMessage(raw);
+    if (checked.ok) return this.onMessage(checked.message);
+    this.session.log.warn(`Panel message refused: ${checked.reason}`);
+    if (checked.text !== undefined)
+      this.session.returnInput(
+        checked.text,
+        `Your prompt is ${checked.text.length.toLocaleString('en')} characters; the limit is ${MAX_TEXT.toLocaleString('en')}. It was not sent; it is back in the input box.`,
+      );
+  }
+
   private onMessage(m: WebviewToHost): void {
-    if (!m || typeof m !== 'object' || typeof (m as { type?: unknown }).type !== 'string') return;
     switch (m.type) {
       case 'ready': {
         this.ready = true;
         this.outbox.clear(); // the snapshot supersedes anything queued for the old document
-        const input = this.session.takePendingInput();
+        const input = this.session.input.take();
+        const carried = this.carried;
+        this.carried = undefined;
         // `folder`: the webview keeps it in its state, so that a reload brings it back to this folder.
-        this.post({ type: 'snapshot', status: this.session.status(), entries: this.session.transcript.entries, input, folder: this.session.key });
+        this.post({ type: 'snapshot', status: this.session.status(), entries: this.session.transcript.entries, input, folder: this.session.key, carried });
         return;
       }
+      case 'uiState':
+        this.uiState = { draft: m.draft, scroll: m.scroll };
+        return;
       case 'send':
-        if (typeof m.text === 'string') void this.session.send(m.text, 'stopAndSend'); // Enter while a turn runs means "send now"
+        void this.session.send(m.text, 'stopAndSend', m.files?.length ? m.files : undefined); // Enter while a turn runs means "send now"
         return;
       case 'stop':
         void this.session.stop('user');
         return;
       case 'permission':
-        if (typeof m.requestId === 'string' && typeof m.optionId === 'string') {
-          this.session.runtime?.respondPermission(m.requestId, m.optionId);
-        }
+        this.session.runtime?.respondPermission(m.requestId, m.optionId);
         return;
       case 'action':
         this.runAction(m.action);
         return;
+      case 'openDiff':
+      case 'openLocation':
+      case 'searchFiles':
+        handleEditorRequest(m, this.session, (reply) => this.post(reply), this.session.log);
+        return;
+      case 'openLink': {
+        // Agent text is untrusted: the link is checked again here, and VS Code's openExternal
+        // asks before opening a domain the user has not trusted.
+        const link = checkLink(m.href);
+        if (link.ok) void vscode.env.openExternal(vscode.Uri.parse(link.url, true));
+        else this.session.log.warn(`Link from the panel not opened (${link.reason}): ${String(m.href).slice(0, 200)}`);
+        return;
+      }
       default:
         assertNever(m);
     }
   }
 
   private onStatusChange(): void {
-    this.panel.title = panelTitle(this.session);
+    this.setTitle();
     this.post({ type: 'status', status: this.session.status() });
     // While stopping, the status says how long ago the cancel went out: refresh it.
     const stopping = this.session.runtime?.turn.phase === 'stopping';
@@ -147,6 +212,7 @@ export class PanelHost implements vscode.Disposable {
     this.dispose();
   }
 
+  /** Ends this host; the turn goes on. A tab is closed, the view is left for the next conversation. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -154,8 +220,9 @@ export class PanelHost implements vscode.Disposable {
     clearInterval(this.ticker);
     this._onDidDispose.fire();
     this._onDidDispose.dispose();
+    // Our listeners first: the tab closing below is a move or a shutdown, not the user's close.
     for (const d of this.disposables) d.dispose();
-    if (!this.panelGone) this.panel.dispose();
+    if (!this.panelGone) this.surface.release();
   }
 }
 
@@ -174,7 +241,7 @@ function panelTitle(session: FolderSession): string {
 function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
-  const styles = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'styles.css'));
+  const styles = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css'));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,

@@ -4,17 +4,17 @@
 // serializer. Reins adopts it for that folder; the transcript comes from the workspace's
 // storage (sessionKeeper.ts) and the agent starts again, reopening the folder's session.
 import * as vscode from 'vscode';
-import type { Reins } from '../reins';
+import type { WindowSessions } from '../windowSessions';
 import { PANEL_VIEW_TYPE } from './panelHost';
 
-export function registerPanelSerializer(reins: Reins): vscode.Disposable {
+export function registerPanelSerializer(reins: WindowSessions): vscode.Disposable {
   return vscode.window.registerWebviewPanelSerializer(PANEL_VIEW_TYPE, {
     deserializeWebviewPanel: (panel, state) => revivePanel(reins, panel, state),
   });
 }
 
 /** What VS Code calls for each Reins panel it restores (tests call it with a panel of their own). */
-export function revivePanel(reins: Reins, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+export function revivePanel(reins: WindowSessions, panel: vscode.WebviewPanel, state: unknown): Promise<void> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const key = typeof (state as { folder?: unknown } | undefined)?.folder === 'string' ? (state as { folder: string }).folder : undefined;
   // The folder it showed; a panel from before this state existed, or of a folder since removed, takes the current one.

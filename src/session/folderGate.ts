@@ -5,19 +5,17 @@
 // from their turn machines each time, so it can never disagree with them.
 import * as path from 'node:path';
 import type { Disposable } from '../util/disposable';
-import type { AgentPhase } from './agentRuntime';
+import type { RuntimePhase } from './agentRuntime';
 import type { TurnState } from './turnMachine';
 
 /** What the gate reads of a runtime. */
 export interface GateMember {
   readonly name: string;
-  readonly phase: AgentPhase;
+  readonly phase: RuntimePhase;
   readonly turn: TurnState;
 }
 
-export type GateVerdict<M extends GateMember = GateMember> =
-  | { open: true }
-  | { open: false; why: 'running' | 'unverified'; holder: M };
+export type GateVerdict<M extends GateMember = GateMember> = { open: true } | { open: false; why: 'running' | 'unverified'; holder: M };
 
 export class FolderGate<M extends GateMember = GateMember> {
   private readonly members = new Map<M, string>();

@@ -23,6 +23,12 @@ import type { Logger } from '../util/logger';
 
 /** ps gives start times to the second: allow that much slack when comparing them. */
 const PS_SLACK_MS = 1500;
+/**
+ * Whether `p` started after `since`, as far as its start time tells. Read from /proc it is
+ * known to a few ms: an agent's helper that came up just before the turn (a session's own
+ * process) is then never the turn's, whether or not the baseline listing caught it.
+ */
+const startedAfter = (p: ProcessInfo, since: number) => p.startedAt >= since - (p.startedWithinMs ?? PS_SLACK_MS);
 /** How long after the outcome a matching process must still run to count as left over. */
 export const RECHECK_MS = 300;
 
@@ -51,8 +57,8 @@ export function toolCommands(title: string | null | undefined, rawInput: unknown
       const argv: string[] = value;
       found.push(normalize(argv.join(' ')));
       // ["bash", "-lc", "sleep 37"]: the script is what runs below the shell.
-      const last = argv[argv.length - 1];
-      if (argv.length > 1 && /\s/.test(last.trim())) found.push(normalize(last));
+      const last = argv.at(-1);
+      if (argv.length > 1 && last !== undefined && /\s/.test(last.trim())) found.push(normalize(last));
     }
   };
   if (rawInput && typeof rawInput === 'object') {
@@ -66,8 +72,8 @@ export function toolCommands(title: string | null | undefined, rawInput: unknown
 
 /** Titles such as "Run `sleep 37`" or "Bash: sleep 37" name the command with a few words around it. */
 function stripTitleVerb(title: string): string {
-  const quoted = /`([^`]+)`/.exec(title);
-  if (quoted) return quoted[1];
+  const quoted = /`([^`]+)`/.exec(title)?.[1];
+  if (quoted !== undefined) return quoted;
   return title.replace(/^(run|running|execute|executing|bash|shell|terminal)\s*:?\s+/i, '');
 }
 
@@ -82,8 +88,8 @@ function containsWords(haystack: string, needle: string): boolean {
   if (!needle) return false;
   let at = haystack.indexOf(needle);
   while (at >= 0) {
-    const before = at === 0 ? ' ' : haystack[at - 1];
-    const after = at + needle.length >= haystack.length ? ' ' : haystack[at + needle.length];
+    const before = at === 0 ? ' ' : haystack.charAt(at - 1);
+    const after = at + needle.length >= haystack.length ? ' ' : haystack.charAt(at + needle.length);
     if (BOUNDARY.test(before) && BOUNDARY.test(after)) return true;
     at = haystack.indexOf(needle, at + 1);
   }
@@ -106,9 +112,7 @@ export function runsCommand(args: string, command: string): boolean {
 
 /** The processes of `snapshot` that belong to the stopped turn's tools. Pure: tested with fake lists. */
 export function findLeftovers(snapshot: ProcessInfo[], q: LeftoverQuery): ProcessInfo[] {
-  const below = descendantsOf(q.agentPid, snapshot).filter(
-    (p) => p.pid !== q.agentPid && !q.baseline.has(p.pid) && p.startedAt >= q.since - PS_SLACK_MS,
-  );
+  const below = descendantsOf(q.agentPid, snapshot).filter((p) => p.pid !== q.agentPid && !q.baseline.has(p.pid) && startedAfter(p, q.since));
   const matched = new Map<number, ProcessInfo>();
   for (const p of below) {
     const tool = q.tools.some((t) => p.startedAt >= t.seenAt - PS_SLACK_MS && t.commands.some((c) => runsCommand(p.command, c)));
@@ -130,7 +134,7 @@ export function terminalTrees(snapshot: ProcessInfo[], roots: number[], since: n
   const found = new Map<number, ProcessInfo>();
   for (const root of roots) {
     for (const p of [...snapshot.filter((x) => x.pid === root), ...descendantsOf(root, snapshot)]) {
-      if (p.startedAt >= since - PS_SLACK_MS) found.set(p.pid, p);
+      if (startedAfter(p, since)) found.set(p.pid, p);
     }
   }
   return [...found.values()];
@@ -156,7 +160,10 @@ export class LeftoverWatch {
   private snapshotting: Promise<unknown> | undefined;
   private lastFound: ProcessInfo[] = [];
 
-  constructor(private readonly log: Logger, private readonly list: () => Promise<ProcessInfo[]> = listProcesses) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly list: () => Promise<ProcessInfo[]> = listProcesses,
+  ) {}
 
   /** A turn starts: its tool calls are collected from here on. */
   beginTurn(at: number): void {

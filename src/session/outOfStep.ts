@@ -3,6 +3,7 @@
 // with `end_turn`, no content and a zero usage (its usage is counted per prompt), while the
 // agent goes on working on it unseen, and from then on every answer belongs to the prompt
 // before. Reins cannot take such an answer for the turn's end: the agent is not quiet.
+import { knownRows } from './agentQuirks';
 
 export interface TurnFacts {
   /** The turn before this one, in this session, was stopped (cancelled). */
@@ -32,15 +33,8 @@ export function looksOutOfStep(t: TurnFacts): boolean {
 /** What Reins does when it sees the signature (per agent, from its quirk entry). */
 export type OutOfStepRecovery = 'restart' | 'none';
 
-/** Agents known to answer out of step, by `agentInfo.name`, and what recovers them (measured). */
-const KNOWN: { name: RegExp; version: RegExp; recovery: OutOfStepRecovery }[] = [
-  // Measured with 0.23.1: a restart ends the unseen work and the next prompt is answered in step.
-  { name: /claude-agent-acp|claude-code-acp/i, version: /^0\.23\./, recovery: 'restart' },
-];
-
-/** The recovery for an agent: its settings entry wins; else the table; else tell the user only. */
+/** The recovery for an agent: its settings entry wins; else the quirk table (agentQuirks.ts); else tell the user only. */
 export function outOfStepRecovery(agentInfo: { name?: string; version?: string } | undefined, configured?: OutOfStepRecovery): OutOfStepRecovery {
   if (configured) return configured;
-  const known = KNOWN.find((k) => k.name.test(agentInfo?.name ?? '') && k.version.test(agentInfo?.version ?? ''));
-  return known?.recovery ?? 'none';
+  return knownRows(agentInfo).find((k) => k.outOfStep)?.outOfStep ?? 'none';
 }

@@ -1,9 +1,9 @@
 // The panel's and status bar's state, derived from the runtime and the gate each time it is
 // shown: never stored beside them, so Stop and the input can never disagree with the turn.
-import type { AgentPhase as PanelAgentPhase, PanelStatus, TurnPhase } from '../shared/messages';
-import type { AgentPhase } from './agentRuntime';
+import type { PanelAgentPhase, PanelStatus, TurnPhase } from '../shared/messages';
+import type { RuntimePhase } from './agentRuntime';
 import type { GateVerdict } from './folderGate';
-import type { TurnState } from './turnMachine';
+import { turnActive, type TurnState } from './turnMachine';
 
 export interface StatusInputs {
   agentName: string;
@@ -11,25 +11,23 @@ export interface StatusInputs {
   folderName: string;
   trusted: boolean;
   /** undefined: no agent started yet in this folder. */
-  agent: AgentPhase | undefined;
+  agent: RuntimePhase | undefined;
   turn: TurnState;
   gate: GateVerdict;
   now: number;
 }
 
+/** The machine's phase as the user sees it (a prompt being retried is still "sending"). */
+const TURN_PHASE: Record<TurnState['phase'], TurnPhase> = {
+  idle: 'idle',
+  waiting: 'sending',
+  running: 'running',
+  stopping: 'stopping',
+  unverified: 'unverified',
+};
+
 export function turnPhase(turn: TurnState): TurnPhase {
-  switch (turn.phase) {
-    case 'idle':
-      return 'idle';
-    case 'waiting':
-      return 'sending';
-    case 'running':
-      return 'running';
-    case 'stopping':
-      return 'stopping';
-    case 'unverified':
-      return 'unverified';
-  }
+  return TURN_PHASE[turn.phase];
 }
 
 export function deriveStatus(i: StatusInputs): PanelStatus {
@@ -37,15 +35,16 @@ export function deriveStatus(i: StatusInputs): PanelStatus {
   const agent: PanelAgentPhase = !i.trusted
     ? 'untrusted'
     : i.agent === undefined || i.agent === 'new' || i.agent === 'starting'
-      ? i.agent === undefined ? 'ready' : 'starting'
+      ? i.agent === undefined
+        ? 'ready'
+        : 'starting'
       : i.agent;
   let detail: string;
   if (!i.trusted) detail = 'This folder is not trusted: Reins starts no agent here until you trust it.';
   else if (i.turn.phase === 'stopping') {
     const since = i.turn.stop.firstCancelAt;
     detail = `Stopping… waiting for the agent to confirm${since !== undefined ? ` (cancel sent ${((i.now - since) / 1000).toFixed(1)} s ago)` : ''}`;
-  }
-  else if (turn === 'unverified') detail = 'Stop not confirmed: the agent may still be working. No new work starts in this folder until it is.';
+  } else if (turn === 'unverified') detail = 'Stop not confirmed: the agent may still be working. No new work starts in this folder until it is.';
   else if (turn === 'running') detail = 'Working…';
   else if (turn === 'sending') detail = 'The agent is finishing an earlier run; sending as soon as it is free…';
   else if (!i.gate.open) detail = `Another turn is running in ${i.folderName} (${i.gate.holder.name}).`;
@@ -54,7 +53,7 @@ export function deriveStatus(i: StatusInputs): PanelStatus {
   else if (agent === 'exited') detail = `${i.agentName} exited. Send a prompt to start it again.`;
   else detail = i.agent === undefined ? `Ready: ${i.agentName} starts with your first prompt.` : 'Ready';
 
-  const canStop = turn === 'running' || turn === 'sending' || turn === 'stopping';
+  const canStop = turnActive(i.turn);
   // A running turn still accepts input: Enter then means "send now" (stop, confirm, send).
   const canSend = i.trusted && turn !== 'unverified' && turn !== 'stopping' && agent !== 'starting' && (i.gate.open || turn === 'running');
   return {

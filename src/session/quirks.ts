@@ -12,11 +12,16 @@ export interface QuirkSettings {
   /** What to do when the agent answers one turn behind after a stop (see outOfStep.ts):
    *  'restart' it at once, or 'none' (tell the user, who can restart). Default: per agent, measured. */
   outOfStepRecovery?: OutOfStepRecovery;
+  /** The method that takes text into a running turn, for an agent that offers one without
+   *  advertising it (steering.ts; a name starting `_goose/` is sent goose's way). */
+  steerMethod?: string;
 }
 
 export interface Quirks {
   isBusyRejection(error: { code?: number; message?: string; data?: unknown }): boolean;
   isIdleSignal(notification: SessionNotification): boolean;
+  /** The entry's `steerMethod`, if it is a string (the entry arrives unchecked). */
+  readonly steerMethod?: string;
 }
 
 const GOOSE_BUSY = /active run/i;
@@ -29,6 +34,7 @@ export function makeQuirks(settings: QuirkSettings = {}): Quirks {
   if (settings.idleSignalMetaPath) idlePaths.push(settings.idleSignalMetaPath);
 
   return {
+    steerMethod: typeof settings.steerMethod === 'string' ? settings.steerMethod : undefined,
     isBusyRejection(error) {
       if (error.code !== -32602 && error.code !== -32603 && settings.busyErrorPattern === undefined) return false;
       const text = `${error.message ?? ''} ${typeof error.data === 'string' ? error.data : JSON.stringify(error.data ?? '')}`;

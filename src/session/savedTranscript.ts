@@ -21,15 +21,15 @@ export interface SaveLimits {
 
 export const DEFAULT_SAVE_LIMITS: SaveLimits = { maxEntries: 400, maxChars: 1_000_000, maxEntryChars: 100_000 };
 
-/** Notice buttons that act on one agent process: meaningless once that process is gone. */
-const PROCESS_ACTIONS = new Set(['checkAgain', 'forceStop', 'endLeftovers']);
+/** Notice buttons that act on one agent process, or on a checkpoint kept in memory: meaningless after a reload. */
+const PROCESS_ACTIONS = new Set(['checkAgain', 'forceStop', 'endLeftovers', 'undoTurn']);
 
 /** The newest entries that fit, each text cut to its last `maxEntryChars`. */
 export function saveTranscript(entries: readonly TranscriptEntry[], limits: SaveLimits = DEFAULT_SAVE_LIMITS): SavedTranscript {
   const kept: TranscriptEntry[] = [];
   let chars = 0;
   for (let i = entries.length - 1; i >= 0 && kept.length < limits.maxEntries; i--) {
-    const entry = cutText(entries[i], limits.maxEntryChars);
+    const entry = cutText(entries[i]!, limits.maxEntryChars); // 0 <= i < length
     const size = JSON.stringify(entry).length;
     if (chars + size > limits.maxChars) break;
     chars += size;

@@ -13,8 +13,6 @@ export interface SessionCaps {
   delete: boolean;
 }
 
-export const NO_SESSION_CAPS: SessionCaps = { load: false, resume: false, list: false, close: false, delete: false };
-
 export function sessionCaps(init: InitializeResponse | undefined): SessionCaps {
   const caps = init?.agentCapabilities;
   const session = (caps?.sessionCapabilities ?? {}) as Record<string, unknown>;

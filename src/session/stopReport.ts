@@ -4,6 +4,9 @@ import type { StopRecord } from './turnMachine';
 
 export type LeftoverAction = 'ended' | 'left' | 'ask' | 'unsupported';
 
+/** Where the leftover check of a stop stands: it runs after the outcome, so a caller may see 'pending'. */
+export type LeftoverCheck = 'pending' | 'done' | 'failed' | 'none';
+
 export interface StopReport extends StopRecord {
   agent: string;
   sessionId?: string;
@@ -11,6 +14,10 @@ export interface StopReport extends StopRecord {
    *  `leftoversFound` resolves: the check runs after the outcome is known). */
   leftovers: ProcessInfo[];
   leftoversFound: Promise<ProcessInfo[]>;
+  /** 'pending' while the listing runs, 'done' once `leftovers` is final, 'failed' when `ps`
+   *  could not list, 'none' when there is nothing to check (nothing was cancelled, the agent
+   *  exited, or Windows). */
+  leftoverCheck: LeftoverCheck;
   /** What was done with them: 'ended', 'left', 'ask' (the UI decides), or 'unsupported' (Windows: not detectable). */
   leftoverAction?: LeftoverAction;
 }

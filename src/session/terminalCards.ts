@@ -6,7 +6,8 @@
 // until a card asks for it. No `vscode`: the folder session wires this between its runtime and
 // its transcript.
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { describeStatus, type TerminalView } from '../acp/clientMethods/terminals';
+import { describeStatus } from '../acp/clientMethods/outputBuffer';
+import type { TerminalView } from '../acp/clientMethods/terminals';
 import type { TerminalOutputView, TranscriptEntry } from '../shared/messages';
 import type { Disposable } from '../util/disposable';
 

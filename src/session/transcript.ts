@@ -5,12 +5,16 @@
 // Every entry object this holds is frozen and never changed once stored or emitted: a change
 // (streamed text included) stores a new object. Listeners may keep what they were given (the
 // panel host queues it for a frame); an emitted upsert that later grew showed streamed text
-// twice, once in the late upsert and again in the appends (issue 7 §4).
-import type { ContentBlock, SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
+// twice, once in the late upsert and again in the appends.
+import type { SessionNotification, SessionUpdate, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { Placement } from './lateUpdates';
+import type { PendingPermission } from './permissions';
+import { contentText, toolCardContent } from './toolContent';
 import type { FileMark, FileWriteView, TranscriptEntry, ToolStatus } from '../shared/messages';
 import { Emitter } from '../util/emitter';
 
-export type TranscriptOp = { type: 'upsert'; entry: TranscriptEntry } | { type: 'append'; id: string; text: string } | { type: 'reset' };
+/** `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
+export type TranscriptOp = { type: 'upsert'; entry: TranscriptEntry; before?: string } | { type: 'append'; id: string; text: string } | { type: 'reset' };
 
 export class Transcript {
   private readonly list: TranscriptEntry[] = [];
@@ -22,6 +26,15 @@ export class Transcript {
   private streaming: { id: string; kind: 'agent' | 'thought' | 'user'; messageId?: string } | undefined;
   /** This turn's "Files written" entry; the next prompt starts a new one. */
   private filesId: string | undefined;
+  /** This turn's plan: each `plan` update replaces it in place; the next prompt starts a new one. */
+  private planId: string | undefined;
+  /** The thought being streamed: when its first and last chunks came (its duration). */
+  private thinking: { id: string; first: number; last: number } | undefined;
+  /** The late entry that late streamed text continues (apart from the running turn's stream). */
+  private lateStream: { id: string; kind: 'agent' | 'thought'; turnId: number } | undefined;
+
+  /** `now`: the clock thoughts are timed by. */
+  constructor(private readonly now: () => number = Date.now) {}
 
   private readonly _onOp = new Emitter<TranscriptOp>();
   readonly onOp = this._onOp.event;
@@ -36,23 +49,33 @@ export class Transcript {
     this.at.clear();
     this.streaming = undefined;
     this.filesId = undefined;
+    this.planId = undefined;
+    this.thinking = undefined;
+    this.lateStream = undefined;
     this._onOp.fire({ type: 'reset' });
   }
 
-  upsert(given: TranscriptEntry, keepStreaming = false): void {
+  /** `before`: where a new entry goes (an entry's id; the end when unknown or not given). */
+  upsert(given: TranscriptEntry, keepStreaming = false, before?: string): void {
     // Our own copy: the caller's object may change after this returns.
-    const entry = this.store(given);
+    if (this.thinking && given.id !== this.thinking.id && !keepStreaming) this.endThought();
+    const at = before === undefined || this.byId.has(given.id) ? undefined : this.at.get(before);
+    const entry = this.store(given, at);
     if (entry.kind !== 'agent' && entry.kind !== 'thought' && !keepStreaming) this.streaming = undefined;
-    this._onOp.fire({ type: 'upsert', entry });
+    this._onOp.fire(at === undefined ? { type: 'upsert', entry } : { type: 'upsert', entry, before });
   }
 
   get(id: string): TranscriptEntry | undefined {
     return this.byId.get(id);
   }
 
-  user(text: string): void {
+  /** A prompt: a new turn begins. Returns its entry's id. */
+  user(text: string): string {
     this.filesId = undefined; // a new turn: its writes get their own list
-    this.upsert({ kind: 'user', id: this.nextId('u'), text });
+    this.planId = undefined; // and its own plan
+    const id = this.nextId('u');
+    this.upsert({ kind: 'user', id, text });
+    return id;
   }
 
   /**
@@ -89,9 +112,10 @@ export class Transcript {
     return id;
   }
 
-  /** Apply one `session/update`. */
-  apply(notification: SessionNotification): void {
+  /** Apply one `session/update`; `placement`: a stopped turn's late one goes to that turn (lateUpdates.ts). */
+  apply(notification: SessionNotification, placement?: Placement): void {
     const u = notification.update;
+    if (placement?.late) return this.applyLate(u, placement.turnId, placement.before);
     switch (u.sessionUpdate) {
       case 'agent_message_chunk':
         return this.stream('agent', contentText(u.content));
@@ -99,37 +123,23 @@ export class Transcript {
         return this.stream('thought', contentText(u.content));
       case 'user_message_chunk':
         return this.userChunk(contentText(u.content), u.messageId ?? undefined);
-      case 'tool_call': {
-        const previous = this.byId.get(u.toolCallId);
-        this.upsert({
-          kind: 'tool',
-          id: u.toolCallId,
-          title: u.title || (previous?.kind === 'tool' ? previous.title : 'Tool call'),
-          toolKind: u.kind ?? undefined,
-          status: (u.status ?? 'pending') as ToolStatus,
-          detail: toolDetail(u.content, u.rawInput) ?? (previous?.kind === 'tool' ? previous.detail : undefined),
-        });
+      case 'tool_call':
+        return this.upsert(this.toolCallEntry(u));
+      case 'tool_call_update':
+        return this.toolUpdate(u);
+      case 'plan': {
+        // One checklist per turn, updated in place: an update does not cut streamed text in two.
+        const update = this.planId !== undefined && this.byId.has(this.planId);
+        this.upsert(
+          {
+            kind: 'plan',
+            id: update ? this.planId! : (this.planId = this.nextId('p')),
+            items: planItems(u.entries),
+          },
+          update,
+        );
         return;
       }
-      case 'tool_call_update': {
-        const previous = this.byId.get(u.toolCallId);
-        const base = previous?.kind === 'tool' ? previous : { kind: 'tool' as const, id: u.toolCallId, title: 'Tool call', status: 'pending' as ToolStatus };
-        this.upsert({
-          ...base,
-          title: u.title ?? base.title,
-          toolKind: u.kind ?? base.toolKind,
-          status: u.status ?? base.status,
-          detail: toolDetail(u.content, u.rawInput) ?? base.detail,
-        });
-        return;
-      }
-      case 'plan':
-        this.upsert({
-          kind: 'plan',
-          id: 'plan',
-          items: u.entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority })),
-        });
-        return;
       default:
         // usage, modes, commands, config options, session info: not shown in the transcript.
         return;
@@ -137,13 +147,72 @@ export class Transcript {
   }
 
   /**
+   * A stopped turn's late update: in that turn's part of the transcript (before `before`, the
+   * next turn's prompt, once there is one), labelled late. It never continues the running turn's
+   * streamed text, nor does the running turn's text continue it; a tool card it updates stays
+   * where it is.
+   */
+  private applyLate(u: SessionUpdate, turnId: number, before: string | undefined): void {
+    // At the end (no turn after it yet), a late entry ends the stream before it.
+    const keepStreaming = before !== undefined;
+    if (!keepStreaming) this.streaming = undefined;
+    if (u.sessionUpdate === 'agent_message_chunk' || u.sessionUpdate === 'agent_thought_chunk') {
+      const kind = u.sessionUpdate === 'agent_message_chunk' ? 'agent' : 'thought';
+      const text = contentText(u.content);
+      if (!text) return;
+      const open = this.lateStream?.kind === kind && this.lateStream.turnId === turnId ? this.byId.get(this.lateStream.id) : undefined;
+      if (open?.kind === 'agent' || open?.kind === 'thought') {
+        this.store({ ...open, markdown: open.markdown + text });
+        this._onOp.fire({ type: 'append', id: open.id, text });
+        return;
+      }
+      const id = this.nextId(kind === 'agent' ? 'a' : 't');
+      this.upsert({ kind, id, markdown: text, late: true }, keepStreaming, before);
+      this.lateStream = { id, kind, turnId };
+      return;
+    }
+    // A new late entry ends the late stream; a card updated where it stands does not.
+    const known = 'toolCallId' in u && this.byId.has(u.toolCallId);
+    if (!known) this.lateStream = undefined;
+    if (u.sessionUpdate === 'tool_call') this.upsert({ ...this.toolCallEntry(u), late: true }, keepStreaming, before);
+    else if (u.sessionUpdate === 'tool_call_update') this.upsert({ ...this.toolUpdateEntry(u), late: true }, keepStreaming, before);
+    else if (u.sessionUpdate === 'plan') this.upsert({ kind: 'plan', id: this.nextId('p'), items: planItems(u.entries), late: true }, keepStreaming, before);
+  }
+
+  /**
+   * A permission request: shown inside the card of the tool call it asks about, made from the
+   * request's own tool call when the agent did not announce it first (what is being approved).
+   */
+  permission(p: PendingPermission): void {
+    const call = p.request.toolCall;
+    const toolCallId = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
+    if (toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
+    this.upsert(
+      withoutUndefined({
+        kind: 'permission',
+        id: p.id,
+        title: call?.title ?? (this.byId.get(toolCallId ?? '') as { title?: string } | undefined)?.title ?? 'The agent asks for permission',
+        options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+        toolCallId,
+      }),
+    );
+  }
+
+  /**
    * Show `entries` instead of what is shown now: a saved transcript after a window reload, or
    * the conversation kept across a restart. Each gets an id of this transcript's own, so that a
-   * new agent process reusing a tool call id cannot overwrite a card from before.
+   * new agent process reusing a tool call id cannot overwrite a card from before. A permission
+   * request keeps pointing at its tool call's card under the card's new id (the panel shows it
+   * inside that card); one whose card was not kept points nowhere.
    */
   restore(entries: readonly TranscriptEntry[]): void {
     this.clear();
-    for (const entry of entries) this.upsert({ ...entry, id: this.nextId('h') });
+    const renamed = new Map(entries.map((entry) => [entry.id, this.nextId('h')]));
+    for (const entry of entries) {
+      const id = renamed.get(entry.id)!; // every entry was named above
+      if (entry.kind !== 'permission') this.upsert({ ...entry, id });
+      else this.upsert(withoutUndefined({ ...entry, id, toolCallId: entry.toolCallId === undefined ? undefined : renamed.get(entry.toolCallId) }));
+    }
   }
 
   /** Every tool call that had not finished is shown cancelled (the routine's step 2). */
@@ -170,6 +239,7 @@ export class Transcript {
       return;
     }
     this.filesId = undefined; // a new turn of the conversation: its writes get their own list
+    this.planId = undefined;
     const id = this.nextId('u');
     this.upsert({ kind: 'user', id, text });
     this.streaming = { id, kind: 'user', messageId };
@@ -179,6 +249,7 @@ export class Transcript {
     if (!text) return;
     if (this.streaming?.kind === kind && this.byId.has(this.streaming.id)) {
       const entry = this.byId.get(this.streaming.id) as Extract<TranscriptEntry, { kind: 'agent' | 'thought' }>;
+      if (this.thinking?.id === entry.id) this.thinking.last = this.now();
       // A new object, never `entry.markdown += text`: `entry` may sit in the panel's outbox.
       this.store({ ...entry, markdown: entry.markdown + text });
       this._onOp.fire({ type: 'append', id: entry.id, text });
@@ -187,17 +258,72 @@ export class Transcript {
     const id = this.nextId(kind === 'agent' ? 'a' : 't');
     this.upsert({ kind, id, markdown: text });
     this.streaming = { id, kind };
+    if (kind === 'thought') {
+      const at = this.now();
+      this.thinking = { id, first: at, last: at };
+    }
   }
 
-  /** Store a frozen copy of `entry`, replacing the entry with its id in place. */
-  private store(given: TranscriptEntry): TranscriptEntry {
+  /** The thought streamed last is over: it gets its duration (first to last chunk). */
+  private endThought(): void {
+    const t = this.thinking;
+    this.thinking = undefined;
+    const entry = t && this.byId.get(t.id);
+    if (entry?.kind !== 'thought') return;
+    this.store({ ...entry, seconds: Math.round((t!.last - t!.first) / 100) / 10 });
+    this._onOp.fire({ type: 'upsert', entry: this.byId.get(t!.id)! });
+  }
+
+  private toolUpdate(u: Omit<ToolCallUpdate, 'toolCallId'> & { toolCallId: string }, keepStreaming = false): void {
+    this.upsert(this.toolUpdateEntry(u), keepStreaming);
+  }
+
+  /** A `tool_call`: the card it announces (what an earlier announcement showed is kept where it says nothing). */
+  private toolCallEntry(u: ToolCall): ToolEntry {
+    const previous = this.byId.get(u.toolCallId);
+    const before = previous?.kind === 'tool' ? previous : undefined;
+    const card = toolCardContent(u.content, u.locations, u.rawInput);
+    return withoutUndefined({
+      kind: 'tool',
+      id: u.toolCallId,
+      title: u.title || (before?.title ?? 'Tool call'),
+      toolKind: u.kind ?? undefined,
+      status: u.status ?? 'pending',
+      detail: card.detail ?? before?.detail,
+      diffs: card.diffs ?? before?.diffs,
+      locations: card.locations ?? before?.locations,
+    });
+  }
+
+  /** A `tool_call_update`: its card with what the update says changed. */
+  private toolUpdateEntry(u: Omit<ToolCallUpdate, 'toolCallId'> & { toolCallId: string }): ToolEntry {
+    const previous = this.byId.get(u.toolCallId);
+    const base = previous?.kind === 'tool' ? previous : { kind: 'tool' as const, id: u.toolCallId, title: 'Tool call', status: 'pending' as ToolStatus };
+    const card = toolCardContent(u.content, u.locations, u.rawInput);
+    return withoutUndefined({
+      ...base,
+      title: u.title ?? base.title,
+      toolKind: u.kind ?? base.toolKind,
+      status: u.status ?? base.status,
+      detail: card.detail ?? base.detail,
+      diffs: card.diffs ?? base.diffs,
+      locations: card.locations ?? base.locations,
+    });
+  }
+
+  /** Store a frozen copy of `entry`, replacing the entry with its id in place; a new one goes at `at` (default: the end). */
+  private store(given: TranscriptEntry, at = this.list.length): TranscriptEntry {
     const entry = Object.freeze({ ...given }) as TranscriptEntry;
     const index = this.at.get(entry.id);
-    if (index === undefined) {
+    if (index !== undefined) {
+      this.list[index] = entry;
+    } else if (at >= this.list.length) {
       this.at.set(entry.id, this.list.length);
       this.list.push(entry);
     } else {
-      this.list[index] = entry;
+      // Inserted before the end (a late entry): the entries after it move one place on.
+      this.list.splice(at, 0, entry);
+      for (let i = at; i < this.list.length; i++) this.at.set(this.list[i]!.id, i);
     }
     this.byId.set(entry.id, entry);
     return entry;
@@ -208,37 +334,17 @@ export class Transcript {
   }
 }
 
+type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
+
+function planItems(entries: Extract<SessionUpdate, { sessionUpdate: 'plan' }>['entries']): Extract<TranscriptEntry, { kind: 'plan' }>['items'] {
+  return entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority }));
+}
+
 function union(a: FileMark[], b: FileMark[]): FileMark[] {
   return [...a, ...b.filter((m) => !a.includes(m))];
 }
 
-export function contentText(block: ContentBlock): string {
-  switch (block.type) {
-    case 'text':
-      return block.text;
-    case 'resource_link':
-      return `[${block.title ?? block.name}](${block.uri})`;
-    case 'resource':
-      return 'text' in block.resource ? `\n\`\`\`\n${block.resource.text}\n\`\`\`\n` : `(${block.resource.uri})`;
-    case 'image':
-      return '*(image)*';
-    case 'audio':
-      return '*(audio)*';
-    default:
-      return '';
-  }
-}
-
-function toolDetail(content: ToolCallContent[] | null | undefined, rawInput: unknown): string | undefined {
-  const parts: string[] = [];
-  for (const c of content ?? []) {
-    if (c.type === 'content') parts.push(contentText(c.content));
-    else if (c.type === 'diff') parts.push(`edit ${c.path}`);
-    else if (c.type === 'terminal') parts.push(`terminal ${c.terminalId}`);
-  }
-  if (parts.length > 0) return parts.join('\n').slice(0, 4000);
-  if (rawInput && typeof rawInput === 'object' && Object.keys(rawInput).length > 0) {
-    return JSON.stringify(rawInput, null, 1).slice(0, 1000);
-  }
-  return undefined;
+/** Fields left undefined are left out (entries are compared and saved as plain data). */
+function withoutUndefined<T extends object>(entry: T): T {
+  return Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== undefined)) as T;
 }

@@ -2,18 +2,16 @@
 // timers, permission answers, the turn's end, the stop report, the leftover check) for one
 // agent. Every way a turn ends early comes through `stop(cause)`, which feeds the machine's
 // single `stop` event; nothing else here sends session/cancel but the `sendCancel` effect.
-// What it needs of the agent (its connection, session, pid, phase) comes through `TurnPort`.
+// What it needs of the agent (its connection, session, pid, phase) comes through `TurnPort`
+// (turnPort.ts); what goes to the agent and comes from it for the turn, through `TurnWire`.
 import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
-import { ResponseError } from 'vscode-jsonrpc/node';
-import { AgentExitedError, type AcpConnection } from '../acp/connection';
 import type { ProcessInfo } from '../acp/processTree';
 import { Deferred } from '../util/deferred';
 import { Emitter } from '../util/emitter';
-import type { Logger } from '../util/logger';
 import { LeftoverWatch } from './leftovers';
-import { looksOutOfStep } from './outOfStep';
 import { Permissions } from './permissions';
-import type { Quirks } from './quirks';
+import { PromptQueue, type QueuedPrompt } from './promptQueue';
+import { checkStopLeftovers } from './stopLeftovers';
 import { formatStopLine, type StopReport } from './stopReport';
 import {
   initialState,
@@ -26,31 +24,8 @@ import {
   type TimerName,
   type TurnResult,
 } from './turnMachine';
-
-export interface TurnSettings {
-  settleTimeoutMs: number;
-  busyRetryMs: number;
-  /** 0 = no limit. */
-  turnTimeoutMs: number;
-  /** 0 = no cap. The turn is stopped when a tool call beyond the cap starts. */
-  maxToolCallsPerTurn: number;
-  leftoverProcesses: 'ask' | 'end' | 'leave';
-}
-
-/** What the controller needs of the agent it drives. */
-export interface TurnPort {
-  readonly name: string;
-  readonly log: Logger;
-  readonly quirks: Quirks;
-  settings(): TurnSettings;
-  /** The connection and current session, when there are both. */
-  link(): { conn: AcpConnection | undefined; sessionId: string | undefined };
-  agentPid(): number | undefined;
-  phase(): string;
-  /** Pids of the terminals this turn created that are still in use (leftovers.ts says why). */
-  turnTerminals?(turnId: number): number[];
-}
-
+import type { TurnPort } from './turnPort';
+import { TurnWire } from './turnWire';
 
 export class TurnController {
   private machine: MachineState = initialState;
@@ -58,12 +33,8 @@ export class TurnController {
   /** A turn's prompt when it is more than its text (attached files, acp/promptContent.ts). */
   private readonly turnBlocks = new Map<number, ContentBlock[]>();
   private readonly turnResults = new Map<number, Deferred<TurnResult>>();
-  private turnToolIds = new Set<string>();
   /** The turn before ended stopped: the next answer may be one turn behind (outOfStep.ts). */
   private lastTurnStopped = false;
-  /** Step 2 just answered permissions: step 3's cancel goes once those answers are written. */
-  private answersInFlight = false;
-  private turnBudgetTimer: NodeJS.Timeout | undefined;
   private readonly timers = new Map<TimerName, NodeJS.Timeout>();
   private currentStop: Deferred<StopReport> | undefined;
   private lastStop: StopReport | undefined;
@@ -72,9 +43,8 @@ export class TurnController {
   readonly permissions = new Permissions();
   private dispatching = false;
   private readonly queue: MachineEvent[] = [];
-
-  /** Counters the tests and the log read: what was actually put on the wire. */
-  readonly sent = { prompts: 0, cancels: 0 };
+  /** The prompt and cancel out, the agent's updates and permission requests in (turnWire.ts). */
+  private readonly wire: TurnWire;
 
   private readonly _onDidChange = new Emitter<void>();
   readonly onDidChange = this._onDidChange.event;
@@ -90,8 +60,35 @@ export class TurnController {
   private readonly _onLeftovers = new Emitter<StopReport>();
   readonly onLeftovers = this._onLeftovers.event;
 
+  /** Prompts waiting for the running turn to end by itself, and steers: through the machine. */
+  readonly waiting: PromptQueue;
+
   constructor(private readonly port: TurnPort) {
-    this.leftovers = new LeftoverWatch(port.log);
+    this.leftovers = new LeftoverWatch(port.log, port.listProcesses ? () => port.listProcesses!() : undefined);
+    this.waiting = new PromptQueue({
+      name: port.name,
+      log: port.log,
+      machine: () => this.machine,
+      dispatch: (event) => this.dispatch(event),
+      link: () => port.link(),
+      beginTurn: (turnId, prompt) => this.beginTurn(turnId, prompt),
+      changed: () => this._onDidChange.fire(),
+      steerMethod: port.steerMethod ? () => port.steerMethod!() : undefined,
+    });
+    this.wire = new TurnWire({
+      port,
+      machine: () => this.machine,
+      dispatch: (event) => this.dispatch(event),
+      leftovers: this.leftovers,
+      waiting: this.waiting,
+      permissions: this.permissions,
+      lastTurnStopped: () => this.lastTurnStopped,
+    });
+  }
+
+  /** Counters the tests and the log read: what was actually put on the wire. */
+  get sent() {
+    return this.wire.sent;
   }
 
   get turn() {
@@ -100,11 +97,6 @@ export class TurnController {
   /** The last stop's report, kept while it is unverified so that a second stop can join it. */
   get lastStopReport(): StopReport | undefined {
     return this.lastStop;
-  }
-  /** Text of the running turn, if any. */
-  get runningText(): string | undefined {
-    const t = this.machine.turn;
-    return t.phase === 'idle' ? undefined : this.turnTexts.get(t.turnId);
   }
 
   /** Resolves once the last stop's process listing is taken (what starts something new waits). */
@@ -127,7 +119,7 @@ export class TurnController {
 
   dispose(): void {
     for (const timer of this.timers.values()) clearTimeout(timer);
-    clearTimeout(this.turnBudgetTimer);
+    this.waiting.dispose();
   }
 
   /** True when a new prompt may be sent now (no turn, agent ready). */
@@ -145,20 +137,20 @@ export class TurnController {
     if (!this.canPrompt) {
       return Promise.resolve({ kind: 'not-sent', why: this.port.phase() !== 'ready' ? `the agent is ${this.port.phase()}` : 'a turn is already running' });
     }
-    const turnId = this.machine.lastTurnId + 1;
     const result = new Deferred<TurnResult>();
-    this.turnTexts.set(turnId, text);
-    if (blocks) this.turnBlocks.set(turnId, blocks);
-    this.turnResults.set(turnId, result);
-    this.leftovers.beginTurn(Date.now());
-    this.turnToolIds = new Set();
-    this._onTurnStarted.fire({ turnId, text });
+    this.beginTurn(this.machine.lastTurnId + 1, { text, blocks, result });
     this.dispatch({ kind: 'submit', at: Date.now() });
-    const { turnTimeoutMs } = this.port.settings();
-    if (turnTimeoutMs > 0) {
-      this.turnBudgetTimer = setTimeout(() => void this.stop('turn-timeout'), turnTimeoutMs);
-    }
     return result.promise;
+  }
+
+  /** What a turn needs before its sendPrompt: a typed prompt (above) or a queued one (promptQueue.ts). */
+  private beginTurn(turnId: number, prompt: QueuedPrompt): void {
+    this.turnTexts.set(turnId, prompt.text);
+    if (prompt.blocks) this.turnBlocks.set(turnId, prompt.blocks);
+    this.turnResults.set(turnId, prompt.result);
+    this.leftovers.beginTurn(Date.now());
+    this.wire.beginTurn();
+    this._onTurnStarted.fire({ turnId, text: prompt.text });
   }
 
   /**
@@ -205,9 +197,12 @@ export class TurnController {
     try {
       while (this.queue.length > 0) {
         const next = this.queue.shift()!;
+        const settings = this.port.settings();
         const { state, effects } = transition(this.machine, next, {
-          settleBudgetMs: this.port.settings().settleTimeoutMs,
-          busyRetryBudgetMs: this.port.settings().busyRetryMs,
+          settleBudgetMs: settings.settleTimeoutMs,
+          busyRetryBudgetMs: settings.busyRetryMs,
+          turnLimitMs: settings.turnTimeoutMs,
+          toolCallCap: settings.maxToolCallsPerTurn,
         });
         this.machine = state;
         for (const effect of effects) this.run(effect);
@@ -221,86 +216,51 @@ export class TurnController {
   private run(effect: Effect): void {
     switch (effect.kind) {
       case 'sendPrompt':
-        return this.sendPrompt(effect.turnId);
+        return this.wire.sendPrompt(effect.turnId, this.turnBlocks.get(effect.turnId) ?? [{ type: 'text', text: this.turnTexts.get(effect.turnId) ?? '' }]);
       case 'sendCancel':
-        return this.sendCancel(effect.why);
+        return this.wire.sendCancel(effect.why);
       case 'cancelPermissions':
-        this.answersInFlight = this.permissions.size > 0;
+        this.wire.permissionsAnswered(this.permissions.size > 0);
         return this.permissions.cancelAll();
       case 'markToolsCancelled':
         return this._onToolsCancelled.fire(effect.turnId);
       case 'startTimer': {
         clearTimeout(this.timers.get(effect.timer));
         const { timer, turnId } = effect;
-        this.timers.set(timer, setTimeout(() => this.dispatch({ kind: 'timer', timer, turnId, at: Date.now() }), effect.ms));
+        this.timers.set(
+          timer,
+          setTimeout(() => this.dispatch({ kind: 'timer', timer, turnId, at: Date.now() }), effect.ms),
+        );
         return;
       }
       case 'clearTimers':
         for (const timer of this.timers.values()) clearTimeout(timer);
         this.timers.clear();
         return;
+      case 'clearTimer':
+        clearTimeout(this.timers.get(effect.timer));
+        this.timers.delete(effect.timer);
+        return;
       case 'turnEnded':
         return this.endTurn(effect.turnId, effect.result);
       case 'stopEnded':
         return this.endStop(effect.stop);
+      case 'queueChanged':
+        return; // the queue is the machine's state: onDidChange follows the dispatch
+      case 'queueRefused':
+        return this.waiting.refused(effect.phase);
+      case 'startQueued':
+        return this.waiting.start(effect.queueId, effect.turnId);
+      case 'releaseQueue':
+        return this.waiting.release(effect.queueIds, effect.why);
+      case 'sendSteer':
+        return this.waiting.sendSteer(effect.turnId, effect.steerId);
+      case 'steerRefused':
+        return this.waiting.steerRefused(effect.steerId, effect.phase);
     }
-  }
-
-  private sendPrompt(turnId: number): void {
-    const { conn, sessionId } = this.port.link();
-    const text = this.turnTexts.get(turnId) ?? '';
-    if (!conn || !sessionId || conn.isClosed) {
-      this.dispatch({ kind: 'failed', turnId, message: 'the agent is not connected', at: Date.now() });
-      return;
-    }
-    this.sent.prompts++;
-    conn.prompt({ sessionId, prompt: this.turnBlocks.get(turnId) ?? [{ type: 'text', text }] }).then(
-      (response) => {
-        const stopReason = String(response?.stopReason ?? 'end_turn');
-        const outOfStep = looksOutOfStep({
-          afterStop: this.lastTurnStopped,
-          stopReason,
-          usage: (response as { usage?: unknown } | undefined)?.usage,
-        });
-        if (outOfStep) this.port.log.warn(`agent ${this.port.name} answered turn ${turnId} with end_turn and zero usage right after a stopped turn: it is one turn behind`);
-        this.dispatch({ kind: 'answered', turnId, stopReason, outOfStep, at: Date.now() });
-      },
-      (error: unknown) => {
-        // A dead connection is handled once, as a dead stream, by onConnectionClosed.
-        if (error instanceof AgentExitedError) return;
-        const rpc = error instanceof ResponseError ? { code: error.code, message: error.message, data: error.data as unknown } : { message: String((error as Error)?.message ?? error) };
-        const message = rpc.data !== undefined ? `${rpc.message}: ${typeof rpc.data === 'string' ? rpc.data : JSON.stringify(rpc.data)}` : rpc.message;
-        if (this.port.quirks.isBusyRejection(rpc)) {
-          this.port.log.info(`agent ${this.port.name} is busy with an earlier run (${message}); cancelling it and retrying`);
-          this.dispatch({ kind: 'busyRejected', turnId, message, at: Date.now() });
-        } else {
-          this.dispatch({ kind: 'failed', turnId, message, at: Date.now(), code: rpc.code });
-        }
-      },
-    );
-  }
-
-  private sendCancel(why: string): void {
-    if (this.answersInFlight) {
-      // The permission answers of step 2 are written when their promises settle (microtasks);
-      // the cancel waits for them, so the agent reads them first (gemini and qwen never answer
-      // the prompt while a permission is open).
-      this.answersInFlight = false;
-      setImmediate(() => this.sendCancel(why));
-      return;
-    }
-    const { conn, sessionId } = this.port.link();
-    if (!conn || !sessionId || conn.isClosed) {
-      this.port.log.debug(`session/cancel (${why}) not sent: the connection is closed`);
-      return;
-    }
-    this.sent.cancels++;
-    conn.cancel({ sessionId }).catch((error: Error) => this.port.log.debug(`session/cancel (${why}) failed: ${error.message}`));
   }
 
   private endTurn(turnId: number, result: TurnResult): void {
-    clearTimeout(this.turnBudgetTimer);
-    this.turnBudgetTimer = undefined;
     const text = this.turnTexts.get(turnId) ?? '';
     this.turnTexts.delete(turnId);
     this.turnBlocks.delete(turnId);
@@ -317,18 +277,27 @@ export class TurnController {
 
   private endStop(stop: StopRecord): void {
     const deferred = this.currentStop;
-    const report: StopReport = { ...stop, agent: this.port.name, sessionId: this.port.link().sessionId, leftovers: [], leftoversFound: Promise.resolve([]) };
+    const report: StopReport = {
+      ...stop,
+      agent: this.port.name,
+      sessionId: this.port.link().sessionId,
+      leftovers: [],
+      leftoversFound: Promise.resolve([]),
+      leftoverCheck: 'none',
+    };
     if (stop.noop) {
       // Nothing was running: answer the caller, but there was no routine to report.
       deferred?.resolve(report);
       return;
     }
     // Tool processes that outlived the turn (codex-acp leaves a cancelled `sleep 37`). The
-    // listing starts now, at the outcome; the gate opens at once, and what would start
-    // something new (a prompt, session/new) waits for the listing (`leftovers.barrier`). An
-    // agent that exited has its whole group ended by the exit path instead.
+    // listing starts now, at the outcome; the gate opens and the stop's callers are answered
+    // at once (the check's result comes after, through onLeftovers and `report.leftovers`),
+    // and what would start something new (a prompt, session/new) waits for the listing
+    // (`leftovers.barrier`). An agent that exited has its whole group ended by the exit path instead.
     const pid = this.port.agentPid();
     if (pid !== undefined && stop.firstCancelAt !== undefined && stop.outcome !== 'agent-exited') {
+      report.leftoverCheck = 'pending';
       report.leftoversFound = this.scanLeftovers(report, pid);
       void report.leftoversFound.then(() => this.refreshBaseline());
     }
@@ -349,60 +318,29 @@ export class TurnController {
     return this.leftovers.refreshBaseline(pid, () => this.machine.lastTurnId === turnBefore && this.machine.turn.phase === 'idle');
   }
 
-  private async scanLeftovers(report: StopReport, pid: number): Promise<ProcessInfo[]> {
-    if (process.platform === 'win32') {
-      // No `ps` and no process groups: say once that leftovers cannot be seen here.
-      if (!this.leftoversUnsupportedSaid) {
+  private scanLeftovers(report: StopReport, pid: number): Promise<ProcessInfo[]> {
+    return checkStopLeftovers(this.leftovers, report, pid, {
+      log: this.port.log,
+      terminals: this.port.turnTerminals?.(report.turnId) ?? [],
+      policy: () => this.port.settings().leftoverProcesses,
+      firstUnsupported: () => {
+        const first = !this.leftoversUnsupportedSaid;
         this.leftoversUnsupportedSaid = true;
-        report.leftoverAction = 'unsupported';
-        this._onLeftovers.fire(report);
-      }
-      return [];
-    }
-    const found = await this.leftovers.scan(pid, this.port.turnTerminals?.(report.turnId) ?? []);
-    report.leftovers = found;
-    if (found.length === 0) return found;
-    const policy = this.port.settings().leftoverProcesses;
-    report.leftoverAction = policy === 'end' ? 'ended' : policy === 'leave' ? 'left' : 'ask';
-    this.port.log.info(
-      `stop of turn ${report.turnId}: ${found.length} tool process(es) still running: ${found.map((p) => `${p.pid} ${p.command}`).join('; ')} (${report.leftoverAction})`,
-    );
-    if (policy === 'end') await this.endLeftovers();
-    this._onLeftovers.fire(report);
-    return found;
+        return first;
+      },
+      found: (r) => this._onLeftovers.fire(r),
+    });
   }
 
-  // ---- what the agent sends, as far as the turn is concerned ---------------------------------
+  // ---- what the agent sends, as far as the turn is concerned: through the wire ------------------
 
   /** An update for the current session: idle signals, what the turn shows, its tools, the cap. */
   noteUpdate(notification: SessionNotification): void {
-    if (this.port.quirks.isIdleSignal(notification)) this.dispatch({ kind: 'idleSignal', at: Date.now() });
-    const update = notification.update;
-    const turn = this.machine.turn;
-    if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && turn.phase !== 'idle') {
-      this.leftovers.noteTool(update.toolCallId, update.title, update.rawInput, Date.now());
-    }
-    if (update.sessionUpdate === 'tool_call' && turn.phase === 'running') {
-      this.turnToolIds.add(update.toolCallId);
-      const cap = this.port.settings().maxToolCallsPerTurn;
-      if (cap > 0 && this.turnToolIds.size > cap) {
-        this.port.log.info(`turn ${turn.turnId}: tool call ${this.turnToolIds.size} exceeds the cap of ${cap}; stopping`);
-        void this.stop('tool-cap');
-      }
-    }
+    this.wire.noteUpdate(notification);
   }
 
   /** A permission request: held for the running turn, refused otherwise. */
   holdPermission(request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
-    const turn = this.machine.turn;
-    // Outside a running turn (or once it is stopping) nobody may approve anything.
-    if (request.sessionId !== this.port.link().sessionId || turn.phase !== 'running') {
-      this.port.log.info(`answered a permission request cancelled: no running turn (${turn.phase})`);
-      return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    }
-    // gemini shows a tool first inside its permission request: the command is there.
-    const tool = request.toolCall;
-    if (tool) this.leftovers.noteTool(tool.toolCallId, tool.title, tool.rawInput, Date.now());
-    return this.permissions.hold(turn.turnId, request, signal);
+    return this.wire.holdPermission(request, signal);
   }
 }

@@ -1,109 +1,58 @@
 // The turn lifecycle of one ACP session, as a pure function: (state, event) → (state, effects).
 // No `vscode`, no timers, no I/O: the TurnController carries out the effects. Every way a
 // turn can end early arrives here as one `stop` event, so the cancel-then-confirm routine
-// (settle-contract.md) lives in one place: the `running → stopping` transition and the
-// evidence that leaves `stopping`.
+// (ARCHITECTURE.md, "The one routine") lives in one place: the `running → stopping`
+// transition and the evidence that leaves `stopping`.
 //
 // Turn ids only grow. An event for a turn that is not the current one is ignored, so a late
 // answer to turn N can never end turn N+1, and a cancel of turn N is never sent once N settled.
+//
+// Prompts typed while a turn runs may wait here (`queue`, by id; their text stays with the
+// controller) and go out, in order, when the turn ends by itself; any other end of the turn (a
+// stop, an error, the agent's exit) releases them, and the controller gives their text back.
+// A steer (text into the running turn, where the agent offers it) is asked of the machine too:
+// only a turn in flight can take one.
 
-export type StopCause =
-  | 'user' // the Stop command: palette, keybinding, panel button, Escape, status bar
-  | 'turn-timeout' // reins.turnTimeoutMinutes ran out
-  | 'tool-cap' // reins.maxToolCallsPerTurn reached
-  | 'dead-stream' // exit, stdout closed, write error, connection error
-  | 'panel-closed'
-  | 'send-now' // a new prompt while this turn runs
-  | 'replace-session' // new session, switch agent, load/resume, restart
-  | 'folder-removed'
-  | 'trust-withdrawn'
-  | 'deactivate';
+import type {
+  Effect,
+  Evidence,
+  MachineConfig,
+  MachineEvent,
+  MachineState,
+  Outcome,
+  ReleaseWhy,
+  StopRecord,
+  Transition,
+  TurnResult,
+  TurnState,
+} from './turnMachineTypes';
+// The vocabulary lives in turnMachineTypes.ts; importers take it from the machine, its one owner.
+export type {
+  StopCause,
+  Outcome,
+  Evidence,
+  StopRecord,
+  TurnResult,
+  TurnState,
+  MachineState,
+  ReleaseWhy,
+  MachineConfig,
+  TimerName,
+  Effect,
+  MachineEvent,
+  Transition,
+} from './turnMachineTypes';
 
-export type Outcome = 'completed' | 'aborted' | 'abort-unverified' | 'agent-exited';
-
-/** Why a turn counts as settled, strongest first in the contract's order. */
-export type Evidence =
-  | { kind: 'exited'; detail: string }
-  | { kind: 'answered'; stopReason: string }
-  | { kind: 'error'; message: string }
-  | { kind: 'idle-signal' };
-
-export interface StopRecord {
-  turnId: number;
-  cause: StopCause;
-  requestedAt: number;
-  /** When the first session/cancel went out; undefined when nothing was in flight. */
-  firstCancelAt?: number;
-  cancelsSent: number;
-  outcome?: Outcome;
-  evidence?: Evidence;
-  settledAt?: number;
-  /** For abort-unverified: why no evidence came. */
-  unverifiedCause?: string;
-  /** This stop was reported abort-unverified before (its turn already ended). */
-  unverifiedOnce?: boolean;
-  /** No turn was running: nothing was stopped, nothing sent. */
-  noop?: boolean;
+/**
+ * A turn is active: its prompt is out (or being retried), it runs, or it is stopping. Not idle,
+ * and not an unconfirmed stop (that one only evidence, Check Again or Force Stop leave). The
+ * one reading of "a turn is active" for Stop, send now and the context key.
+ */
+export function turnActive(turn: TurnState): boolean {
+  return turn.phase === 'waiting' || turn.phase === 'running' || turn.phase === 'stopping';
 }
 
-export type TurnResult =
-  /** outOfStep: the answer belongs to the turn before (see outOfStep.ts); the agent is still working. */
-  | { kind: 'completed'; stopReason: string; outOfStep?: boolean }
-  | { kind: 'stopped'; stop: StopRecord }
-  /** Never reached the agent as a running turn: the text goes back to the input box. */
-  | { kind: 'not-sent'; why: string }
-  | { kind: 'failed'; error: string; agentExited: boolean; code?: number };
-
-export type TurnState =
-  | { phase: 'idle' }
-  /** Accepted but not in flight: waiting to retry after a busy rejection. */
-  | { phase: 'waiting'; turnId: number; attempt: number; retryDeadline: number }
-  | { phase: 'running'; turnId: number; attempt: number; retryDeadline?: number }
-  | { phase: 'stopping'; turnId: number; stop: StopRecord }
-  /** The budget ran out without evidence: the folder stays closed to new work. */
-  | { phase: 'unverified'; turnId: number; stop: StopRecord };
-
-export interface MachineState {
-  turn: TurnState;
-  lastTurnId: number;
-}
-
-export interface MachineConfig {
-  settleBudgetMs: number;
-  busyRetryBudgetMs: number;
-}
-
-export type TimerName = 'settle' | 'resend' | 'retry';
-
-export type Effect =
-  | { kind: 'sendPrompt'; turnId: number }
-  | { kind: 'sendCancel'; turnId: number; why: 'stop' | 'resend' | 'busy' | 'give-up' }
-  | { kind: 'cancelPermissions'; turnId: number }
-  | { kind: 'markToolsCancelled'; turnId: number }
-  | { kind: 'startTimer'; timer: TimerName; turnId: number; ms: number }
-  | { kind: 'clearTimers'; turnId: number }
-  | { kind: 'turnEnded'; turnId: number; result: TurnResult }
-  | { kind: 'stopEnded'; stop: StopRecord };
-
-export type MachineEvent =
-  | { kind: 'submit'; at: number }
-  | { kind: 'answered'; turnId: number; stopReason: string; outOfStep?: boolean; at: number }
-  /** code: the agent's JSON-RPC error code, when it answered with one (-32000: sign-in needed). */
-  | { kind: 'failed'; turnId: number; message: string; at: number; code?: number }
-  | { kind: 'busyRejected'; turnId: number; message: string; at: number }
-  | { kind: 'exited'; detail: string; at: number }
-  | { kind: 'idleSignal'; at: number }
-  /** budgetMs: a shorter settle budget (deactivation); never used to cut a running wait short. */
-  | { kind: 'stop'; cause: StopCause; at: number; budgetMs?: number }
-  | { kind: 'checkAgain'; at: number }
-  | { kind: 'timer'; timer: TimerName; turnId: number; at: number };
-
-export interface Transition {
-  state: MachineState;
-  effects: Effect[];
-}
-
-export const initialState: MachineState = { turn: { phase: 'idle' }, lastTurnId: 0 };
+export const initialState: MachineState = { turn: { phase: 'idle' }, lastTurnId: 0, queue: [] };
 
 /** Re-send the cancel after 250 ms, 1 s, 3 s, then every 3 s: some agents drop an early one. */
 const RESEND_AT_MS = [250, 1000, 3000];
@@ -131,16 +80,14 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
     case 'submit': {
       if (turn.phase !== 'idle') return same(); // the controller's gate prevents this
       const turnId = state.lastTurnId + 1;
-      return {
-        state: { turn: { phase: 'running', turnId, attempt: 0 }, lastTurnId: turnId },
-        effects: [{ kind: 'sendPrompt', turnId }],
-      };
+      const effects: Effect[] = [{ kind: 'sendPrompt', turnId }];
+      if (config.turnLimitMs > 0) effects.push({ kind: 'startTimer', timer: 'turnLimit', turnId, ms: config.turnLimitMs });
+      return { state: { ...state, turn: { phase: 'running', turnId, attempt: 0 }, lastTurnId: turnId }, effects };
     }
 
     case 'answered':
     case 'failed': {
-      const evidence: Evidence =
-        event.kind === 'answered' ? { kind: 'answered', stopReason: event.stopReason } : { kind: 'error', message: event.message };
+      const evidence: Evidence = event.kind === 'answered' ? { kind: 'answered', stopReason: event.stopReason } : { kind: 'error', message: event.message };
       if (turn.phase === 'running') {
         const result: TurnResult =
           event.kind === 'answered'
@@ -148,7 +95,13 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
               ? { kind: 'completed', stopReason: event.stopReason, outOfStep: true }
               : { kind: 'completed', stopReason: event.stopReason }
             : { kind: 'failed', error: event.message, agentExited: false, ...(event.code !== undefined ? { code: event.code } : {}) };
-        return to(idle, [{ kind: 'clearTimers', turnId: turn.turnId }, { kind: 'turnEnded', turnId: turn.turnId, result }]);
+        const ended: Effect[] = [
+          { kind: 'clearTimers', turnId: turn.turnId },
+          { kind: 'turnEnded', turnId: turn.turnId, result },
+        ];
+        // Ended by itself: the first queued prompt goes out now, as the next turn.
+        if (result.kind === 'completed' && !result.outOfStep) return next(state, ended, config);
+        return released(state, idle, ended, result.kind === 'failed' ? 'failed' : 'out-of-step');
       }
       if (turn.phase === 'stopping' || turn.phase === 'unverified') return settle(state, turn, evidence, event.at);
       return same();
@@ -160,11 +113,16 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
       const wait = retryDelay(turn.attempt);
       if (event.at + wait > deadline) {
         // Budget spent: fail with the agent's own error, one more cancel, keep the text.
-        return to(idle, [
-          { kind: 'sendCancel', turnId: turn.turnId, why: 'give-up' },
-          { kind: 'clearTimers', turnId: turn.turnId },
-          { kind: 'turnEnded', turnId: turn.turnId, result: { kind: 'failed', error: event.message, agentExited: false } },
-        ]);
+        return released(
+          state,
+          idle,
+          [
+            { kind: 'sendCancel', turnId: turn.turnId, why: 'give-up' },
+            { kind: 'clearTimers', turnId: turn.turnId },
+            { kind: 'turnEnded', turnId: turn.turnId, result: { kind: 'failed', error: event.message, agentExited: false } },
+          ],
+          'failed',
+        );
       }
       return to({ phase: 'waiting', turnId: turn.turnId, attempt: turn.attempt + 1, retryDeadline: deadline }, [
         { kind: 'sendCancel', turnId: turn.turnId, why: 'busy' },
@@ -180,12 +138,23 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
       return same();
     }
 
+    case 'toolCall': {
+      // The call beyond the cap stops the turn through the routine, like any exit path.
+      if (turn.phase !== 'running' || config.toolCallCap <= 0 || event.count <= config.toolCallCap) return same();
+      return transition(state, { kind: 'stop', cause: 'tool-cap', at: event.at }, config);
+    }
+
     case 'exited': {
       if (turn.phase === 'running' || turn.phase === 'waiting') {
-        return to(idle, [
-          { kind: 'clearTimers', turnId: turn.turnId },
-          { kind: 'turnEnded', turnId: turn.turnId, result: { kind: 'failed', error: event.detail, agentExited: true } },
-        ]);
+        return released(
+          state,
+          idle,
+          [
+            { kind: 'clearTimers', turnId: turn.turnId },
+            { kind: 'turnEnded', turnId: turn.turnId, result: { kind: 'failed', error: event.detail, agentExited: true } },
+          ],
+          'exited',
+        );
       }
       if (turn.phase === 'stopping' || turn.phase === 'unverified') {
         return settle(state, turn, { kind: 'exited', detail: event.detail }, event.at);
@@ -195,27 +164,63 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
 
     case 'stop': {
       if (turn.phase === 'idle') {
-        return same([{ kind: 'stopEnded', stop: { turnId: state.lastTurnId, cause: event.cause, requestedAt: event.at, cancelsSent: 0, outcome: 'completed', noop: true, settledAt: event.at } }]);
+        return same([
+          {
+            kind: 'stopEnded',
+            stop: {
+              turnId: state.lastTurnId,
+              cause: event.cause,
+              requestedAt: event.at,
+              cancelsSent: 0,
+              outcome: 'completed',
+              noop: true,
+              settledAt: event.at,
+            },
+          },
+        ]);
       }
       if (turn.phase === 'waiting') {
         // Not in flight: nothing to cancel for this turn; the text goes back.
-        const stop: StopRecord = { turnId: turn.turnId, cause: event.cause, requestedAt: event.at, cancelsSent: 0, outcome: 'completed', evidence: { kind: 'answered', stopReason: 'the prompt was not sent' }, settledAt: event.at };
-        return to(idle, [
-          { kind: 'clearTimers', turnId: turn.turnId },
-          { kind: 'turnEnded', turnId: turn.turnId, result: { kind: 'not-sent', why: 'stopped before the agent accepted it' } },
-          { kind: 'stopEnded', stop },
-        ]);
+        const stop: StopRecord = {
+          turnId: turn.turnId,
+          cause: event.cause,
+          requestedAt: event.at,
+          cancelsSent: 0,
+          outcome: 'completed',
+          evidence: { kind: 'answered', stopReason: 'the prompt was not sent' },
+          settledAt: event.at,
+        };
+        return released(
+          state,
+          idle,
+          [
+            { kind: 'clearTimers', turnId: turn.turnId },
+            { kind: 'turnEnded', turnId: turn.turnId, result: { kind: 'not-sent', why: 'stopped before the agent accepted it' } },
+            { kind: 'stopEnded', stop },
+          ],
+          'stopped',
+        );
       }
       if (turn.phase === 'running') {
         const stop: StopRecord = { turnId: turn.turnId, cause: event.cause, requestedAt: event.at, firstCancelAt: event.at, cancelsSent: 1 };
-        return to({ phase: 'stopping', turnId: turn.turnId, stop }, [
-          { kind: 'clearTimers', turnId: turn.turnId },
-          { kind: 'cancelPermissions', turnId: turn.turnId },
-          { kind: 'markToolsCancelled', turnId: turn.turnId },
-          { kind: 'sendCancel', turnId: turn.turnId, why: 'stop' },
-          { kind: 'startTimer', timer: 'settle', turnId: turn.turnId, ms: event.budgetMs ?? config.settleBudgetMs },
-          { kind: 'startTimer', timer: 'resend', turnId: turn.turnId, ms: resendDelay(1) },
-        ]);
+        // The permission answers go first (gemini and qwen never answer a cancelled prompt while
+        // one is open), then the cancel; what only the transcript shows (tools marked cancelled,
+        // and its panel posts) comes after the cancel is on the wire. A stop is no end by itself:
+        // what waited in the queue goes back to the input box.
+        return released(
+          state,
+          { phase: 'stopping', turnId: turn.turnId, stop },
+          [
+            { kind: 'clearTimers', turnId: turn.turnId },
+            { kind: 'cancelPermissions', turnId: turn.turnId },
+            { kind: 'sendCancel', turnId: turn.turnId, why: 'stop' },
+            { kind: 'markToolsCancelled', turnId: turn.turnId },
+            { kind: 'startTimer', timer: 'settle', turnId: turn.turnId, ms: event.budgetMs ?? config.settleBudgetMs },
+            { kind: 'startTimer', timer: 'resend', turnId: turn.turnId, ms: resendDelay(1) },
+          ],
+          // The agent's stream died: said as its exit, not as a stop someone asked for.
+          event.cause === 'dead-stream' ? 'exited' : 'stopped',
+        );
       }
       // stopping or unverified: a second stop joins the first and changes nothing.
       return same();
@@ -233,6 +238,10 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
 
     case 'timer': {
       if (event.timer === 'retry') return turn.phase === 'waiting' ? retry(state, turn) : same();
+      if (event.timer === 'turnLimit') {
+        // Out of time: stopped through the routine (a waiting turn was never in flight: not sent).
+        return turn.phase === 'running' || turn.phase === 'waiting' ? transition(state, { kind: 'stop', cause: 'turn-timeout', at: event.at }, config) : same();
+      }
       if (turn.phase !== 'stopping') return same();
       if (event.timer === 'resend') {
         const stop = { ...turn.stop, cancelsSent: turn.stop.cancelsSent + 1 };
@@ -253,26 +262,57 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
         { kind: 'stopEnded', stop },
       ]);
     }
+
+    case 'enqueue': {
+      // Only a turn that will end by itself can have prompts wait for it. While stopping, the
+      // stop already released the queue: the caller joins the stop instead (send now).
+      if (turn.phase !== 'running' && turn.phase !== 'waiting') return same([{ kind: 'queueRefused', queueId: event.queueId, phase: turn.phase }]);
+      if (state.queue.includes(event.queueId)) return same();
+      return { state: { ...state, queue: [...state.queue, event.queueId] }, effects: [{ kind: 'queueChanged' }] };
+    }
+
+    case 'unqueue': {
+      if (!state.queue.includes(event.queueId)) return same();
+      return { state: { ...state, queue: state.queue.filter((id) => id !== event.queueId) }, effects: [{ kind: 'queueChanged' }] };
+    }
+
+    case 'steer': {
+      // Only a prompt in flight can take more text; one waiting to be retried is not (yet).
+      if (turn.phase !== 'running') return same([{ kind: 'steerRefused', steerId: event.steerId, phase: turn.phase }]);
+      return same([{ kind: 'sendSteer', turnId: turn.turnId, steerId: event.steerId }]);
+    }
   }
+}
+
+/** The turn ended by itself (`ended`): the first queued prompt becomes the next turn, or idle. */
+function next(state: MachineState, ended: Effect[], config: MachineConfig): Transition {
+  const [queueId, ...rest] = state.queue;
+  if (queueId === undefined) return { state: { ...state, turn: { phase: 'idle' } }, effects: ended };
+  const turnId = state.lastTurnId + 1;
+  const effects: Effect[] = [...ended, { kind: 'startQueued', queueId, turnId }, { kind: 'queueChanged' }, { kind: 'sendPrompt', turnId }];
+  if (config.turnLimitMs > 0) effects.push({ kind: 'startTimer', timer: 'turnLimit', turnId, ms: config.turnLimitMs });
+  return { state: { turn: { phase: 'running', turnId, attempt: 0 }, lastTurnId: turnId, queue: rest }, effects };
+}
+
+/** The turn did not end by itself: go to `turn`, and release what waited in the queue. */
+function released(state: MachineState, turn: TurnState, effects: Effect[], why: ReleaseWhy): Transition {
+  if (state.queue.length === 0) return { state: { ...state, turn }, effects };
+  return { state: { ...state, turn, queue: [] }, effects: [...effects, { kind: 'releaseQueue', queueIds: [...state.queue], why }, { kind: 'queueChanged' }] };
 }
 
 function retry(state: MachineState, turn: Extract<TurnState, { phase: 'waiting' }>): Transition {
   return {
     state: { ...state, turn: { phase: 'running', turnId: turn.turnId, attempt: turn.attempt, retryDeadline: turn.retryDeadline } },
+    // Only the retry timer: the turn's time limit runs on across retries.
     effects: [
-      { kind: 'clearTimers', turnId: turn.turnId },
+      { kind: 'clearTimer', timer: 'retry', turnId: turn.turnId },
       { kind: 'sendPrompt', turnId: turn.turnId },
     ],
   };
 }
 
 /** Evidence arrived for a stopping (or unverified) turn: record the outcome, open the gate. */
-function settle(
-  state: MachineState,
-  turn: Extract<TurnState, { phase: 'stopping' | 'unverified' }>,
-  evidence: Evidence,
-  at: number,
-): Transition {
+function settle(state: MachineState, turn: Extract<TurnState, { phase: 'stopping' | 'unverified' }>, evidence: Evidence, at: number): Transition {
   const outcome: Outcome =
     evidence.kind === 'exited'
       ? 'agent-exited'
@@ -287,9 +327,4 @@ function settle(
   if (turn.phase === 'stopping' && !turn.stop.unverifiedOnce) effects.push({ kind: 'turnEnded', turnId: turn.turnId, result: { kind: 'stopped', stop } });
   effects.push({ kind: 'stopEnded', stop });
   return { state: { ...state, turn: { phase: 'idle' } }, effects };
-}
-
-/** True while the folder must not take new work from this session. */
-export function isBusy(turn: TurnState): boolean {
-  return turn.phase !== 'idle';
 }

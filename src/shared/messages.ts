@@ -14,7 +14,8 @@ export type TurnPhase =
   | 'stopping' // the cancel-then-confirm routine is waiting for evidence
   | 'unverified'; // the last stop could not be confirmed: the folder is closed to new work
 
-export type AgentPhase = 'starting' | 'ready' | 'failed' | 'exited' | 'untrusted';
+/** What the panel shows of the agent: the runtime's phase, or 'untrusted' before any can start. */
+export type PanelAgentPhase = 'starting' | 'ready' | 'failed' | 'exited' | 'untrusted';
 
 export interface PanelStatus {
   agentName: string;
@@ -23,7 +24,7 @@ export interface PanelStatus {
   /** True when the agent is the offline scripted demonstration agent. */
   demo: boolean;
   folderName: string;
-  agent: AgentPhase;
+  agent: PanelAgentPhase;
   turn: TurnPhase;
   /** One line under the header: "Stopping… (cancel sent 1.2 s ago)", "Ready", errors. */
   detail?: string;
@@ -64,9 +65,24 @@ export interface PermissionOptionView {
 }
 
 /** An action button that a notice or card may carry; the host runs the matching command. */
-export type PanelAction = 'openLog' | 'checkAgain' | 'forceStop' | 'newSession' | 'selectAgent' | 'restartAgent' | 'endLeftovers' | 'setMode' | 'selectModel'
+export type PanelAction =
+  | 'openLog'
+  | 'aboutStop'
+  | 'checkAgain'
+  | 'forceStop'
+  | 'newSession'
+  | 'selectAgent'
+  | 'restartAgent'
+  | 'endLeftovers'
+  /** Undo This Turn's Changes (turnUndo.ts). */
+  | 'undoTurn'
+  | 'setMode'
+  | 'selectModel'
   // Sign-in (auth/signIn.ts) and a command found nowhere (agents/prepare.ts).
-  | 'signIn' | 'openSettings' | 'installAgent' | 'copyInstall';
+  | 'signIn'
+  | 'openSettings'
+  | 'installAgent'
+  | 'copyInstall';
 
 /**
  * Why a file the agent wrote deserves a look: writes need no approval, and these places change
@@ -95,11 +111,46 @@ export interface TerminalOutputView {
   exited?: string;
 }
 
+/**
+ * A file edit a tool call proposes or made (`content` of type diff). The texts are the agent's,
+ * untrusted; each is capped (`tooLarge`: dropped, the card offers only the file itself).
+ */
+export interface ToolDiffView {
+  /** Absolute, as the agent gave it. */
+  path: string;
+  /** Undefined: a new file. */
+  oldText?: string;
+  newText: string;
+  tooLarge?: boolean;
+}
+
+/** A place a tool call reads or changes (`locations`): a link that opens the file at the line. */
+export interface ToolLocationView {
+  /** Absolute, as the agent gave it. */
+  path: string;
+  /** 1-based. */
+  line?: number;
+}
+
+/** A workspace file offered by the composer's `@` search. */
+export interface FileMatch {
+  /** Relative to its workspace folder, `/`-separated: what the user reads. */
+  label: string;
+  /** The file's URI: what `send` carries in `files`. */
+  uri: string;
+}
+
+/** Came after its turn was stopped and ended (lateUpdates.ts): shown in that turn's part, labelled late. */
+interface Late {
+  late?: true;
+}
+
 export type TranscriptEntry =
   | { kind: 'user'; id: string; text: string }
-  | { kind: 'agent'; id: string; markdown: string }
-  | { kind: 'thought'; id: string; markdown: string }
-  | {
+  | ({ kind: 'agent'; id: string; markdown: string } & Late)
+  /** `seconds`: how long the agent thought (first to last chunk), once it moved on. */
+  | ({ kind: 'thought'; id: string; markdown: string; seconds?: number } & Late)
+  | ({
       kind: 'tool';
       id: string; // the ACP toolCallId
       title: string;
@@ -109,7 +160,11 @@ export type TranscriptEntry =
       detail?: string;
       /** Live output of the terminals embedded in the tool call (`content` of type terminal): their last 32 KB. */
       terminal?: TerminalOutputView;
-    }
+      /** The edits it proposes or made: shown as a line diff, with Open Diff. */
+      diffs?: ToolDiffView[];
+      /** Files (and lines) it reads or changes. */
+      locations?: ToolLocationView[];
+    } & Late)
   | {
       kind: 'permission';
       id: string; // our request id
@@ -117,10 +172,12 @@ export type TranscriptEntry =
       options: PermissionOptionView[];
       /** Set once answered: the chosen option's name, or "cancelled". */
       resolved?: string;
+      /** The tool call it asks about: the panel shows the request inside that card. */
+      toolCallId?: string;
     }
   /** Every file the agent wrote since the prompt: one entry per turn, growing as it writes. */
   | { kind: 'files'; id: string; files: FileWriteView[] }
-  | { kind: 'plan'; id: string; items: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority?: string }[] }
+  | ({ kind: 'plan'; id: string; items: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority?: string }[] } & Late)
   | {
       kind: 'notice';
       id: string;
@@ -129,25 +186,55 @@ export type TranscriptEntry =
       actions?: { action: PanelAction; label: string }[];
     };
 
+/** A prompt given back to the input box, with the files the user had attached to it (their chips). */
+export interface GivenBack {
+  text: string;
+  files?: FileMatch[];
+}
+
 export type HostToWebview =
   /** `folder`: the workspace folder the panel shows (the webview keeps it for a window reload). */
-  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: string; folder?: string }
+  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: GivenBack; folder?: string; carried?: CarriedState }
   | { type: 'status'; status: PanelStatus }
-  /** Add an entry, or replace the entry with the same id (tool updates, permission resolved). */
-  | { type: 'upsert'; entry: TranscriptEntry }
+  /** Add an entry, or replace the entry with the same id (tool updates, permission resolved).
+   *  `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
+  | { type: 'upsert'; entry: TranscriptEntry; before?: string }
   /** Append streamed text to an agent or thought entry (created empty by an upsert first). */
   | { type: 'append'; id: string; text: string }
-  /** Put text back into the input box: a prompt that did not reach a running turn. */
-  | { type: 'restoreInput'; text: string }
+  /** Put text back into the input box: a prompt that did not reach a running turn, with its files. */
+  | ({ type: 'restoreInput' } & GivenBack)
   /** Move focus to the input box. */
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** The answer to `searchFiles` with the same `requestId`. */
+  | { type: 'fileMatches'; requestId: number; files: FileMatch[] };
 
 export type WebviewToHost =
   | { type: 'ready' }
-  | { type: 'send'; text: string }
+  /** `files`: URIs the user attached with `@` (FileMatch.uri). */
+  | { type: 'send'; text: string; files?: string[] }
   | { type: 'stop' } // the Stop button or Escape in the panel
   | { type: 'permission'; requestId: string; optionId: string }
-  | { type: 'action'; action: PanelAction };
+  | { type: 'action'; action: PanelAction }
+  /** The draft or scroll position changed (as saved in the webview state): the host carries it when the conversation moves. */
+  | { type: 'uiState'; draft: string; scroll?: CarriedState['scroll'] }
+  /** Open Diff on a tool card: the card's `diffs[index]` in VS Code's diff editor. */
+  | { type: 'openDiff'; toolCallId: string; index: number }
+  /** A tool location (or a diff's file) clicked: the file in an editor, at the line. */
+  | { type: 'openLocation'; path: string; line?: number }
+  /** The composer's `@`: workspace files matching `query` (answered by `fileMatches`). */
+  | { type: 'searchFiles'; requestId: number; query: string }
+  /** A link in agent text was clicked: the host checks it and opens it with `vscode.env.openExternal`. */
+  | { type: 'openLink'; href: string };
+
+/**
+ * What the user had in the webview when the conversation moved between the editor tab and the
+ * Reins view: a snapshot's `carried` replaces the new document's draft and scroll position.
+ */
+export interface CarriedState {
+  draft: string;
+  /** `fraction`: top / scrollable height, the same place in a document of another width. */
+  scroll?: { top: number; following: boolean; fraction?: number };
+}
 
 /** The exhaustiveness check that ends every `switch` on these unions. */
 export function assertNever(value: never): never {

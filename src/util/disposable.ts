@@ -31,7 +31,3 @@ export class DisposableStore implements Disposable {
     this.items = [];
   }
 }
-
-export function toDisposable(fn: () => unknown): Disposable {
-  return { dispose: fn };
-}

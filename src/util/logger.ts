@@ -21,9 +21,19 @@ export const silentLogger: Logger = {
 /** A logger that keeps its lines in memory, for tests that assert on what was logged. */
 export class MemoryLogger implements Logger {
   readonly lines: string[] = [];
-  trace(m: string) { this.lines.push(`trace ${m}`); }
-  debug(m: string) { this.lines.push(`debug ${m}`); }
-  info(m: string) { this.lines.push(`info ${m}`); }
-  warn(m: string) { this.lines.push(`warn ${m}`); }
-  error(m: string | Error) { this.lines.push(`error ${m instanceof Error ? m.message : m}`); }
+  trace(m: string) {
+    this.lines.push(`trace ${m}`);
+  }
+  debug(m: string) {
+    this.lines.push(`debug ${m}`);
+  }
+  info(m: string) {
+    this.lines.push(`info ${m}`);
+  }
+  warn(m: string) {
+    this.lines.push(`warn ${m}`);
+  }
+  error(m: string | Error) {
+    this.lines.push(`error ${m instanceof Error ? m.message : m}`);
+  }
 }

@@ -34,7 +34,11 @@ export function repoRoot(): string {
   return d;
 }
 
-interface Pin { pkg: string; version: string; bin: string }
+interface Pin {
+  pkg: string;
+  version: string;
+  bin: string;
+}
 export function pins(): Record<AgentName, Pin> {
   return JSON.parse(readFileSync(join(repoRoot(), 'test', 'agents', 'versions.json'), 'utf8'));
 }
@@ -117,7 +121,11 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
               npm: '@ai-sdk/openai-compatible',
               name: 'Fake',
               options: { baseURL: `${modelUrl}/v1`, apiKey: 'dummy' },
-              models: { 'fake-model': { name: 'Fake model', tool_call: true, limit: { context: 100000, output: 4000 } } },
+              // Two, so that there is another model to pick (signInModels.test.ts).
+              models: {
+                'fake-model': { name: 'Fake model', tool_call: true, limit: { context: 100000, output: 4000 } },
+                'fake-model-2': { name: 'Fake model 2', tool_call: true, limit: { context: 100000, output: 4000 } },
+              },
             },
           },
           permission: { edit: 'ask', bash: 'ask' },
@@ -151,7 +159,12 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
     const agentDir = join(home, '.pi', 'agent');
     mkdirSync(agentDir, { recursive: true });
     const model = { id: 'fake-model', name: 'Fake model', contextWindow: 100000, maxTokens: 4000, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-    writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers: { fake: { baseUrl: `${modelUrl}/v1`, api: 'openai-completions', apiKey: 'dummy', models: [model] } } }, null, 2));
+    // Two, so that there is another model to pick (signInModels.test.ts).
+    const models = [model, { ...model, id: 'fake-model-2', name: 'Fake model 2' }];
+    writeFileSync(
+      join(agentDir, 'models.json'),
+      JSON.stringify({ providers: { fake: { baseUrl: `${modelUrl}/v1`, api: 'openai-completions', apiKey: 'dummy', models } } }, null, 2),
+    );
     writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'fake-model', quietStartup: true }, null, 2));
     Object.assign(env, {
       PATH: `${dirname(setup.command)}:${env.PATH}`,

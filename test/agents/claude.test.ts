@@ -6,17 +6,18 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PLAIN_ANSWER } from './fakeModel';
 import { assertAnsweredAfterStop, flaggedOutOfStep } from './afterStop';
-import { approveAll, delay, finish, measured, model, selectedAgents, sleepsOf, startAgent, useRealAgents, waitUntil, type Live } from './harness';
+import { approveAll, finish, measured, model, selectedAgents, sleepsOf, startAgent, useRealAgents, type Live } from './harness';
+import { sleep, waitFor } from '../helpers';
 
 /** A `sleep 37` that has run for a second, stopped with Reins' Stop; waits until it is gone. */
 async function stopDuringTool(l: Live) {
   const turn = l.rt.prompt('LONGCMD please');
-  await waitUntil(() => sleepsOf(l.setup.root).length > 0, 30_000, 'sleep 37 started');
-  await delay(1000);
+  await waitFor('sleep 37 started', () => sleepsOf(l.setup.root).length > 0, 30_000);
+  await sleep(1000);
   const report = await l.rt.stop('user');
   assert.equal((await turn).kind, 'stopped');
   assert.equal(report.outcome, 'aborted', JSON.stringify(report));
-  await waitUntil(() => sleepsOf(l.setup.root).length === 0, 3000, 'sleep 37 ended');
+  await waitFor('sleep 37 ended', () => sleepsOf(l.setup.root).length === 0, 3000);
   return report;
 }
 
@@ -41,7 +42,14 @@ async function stopDuringTool(l: Live) {
     assertAnsweredAfterStop(result, chunks, `${PLAIN_ANSWER} tag=p1`);
     if (flaggedOutOfStep(result)) {
       // The flag is right: the agent is still working on this prompt, unseen.
-      await waitUntil(() => model().requests.slice(first).some((r) => r.tag === 'p1'), 5000, 'the model asked for tag=p1 after the empty answer');
+      await waitFor(
+        'the model asked for tag=p1 after the empty answer',
+        () =>
+          model()
+            .requests.slice(first)
+            .some((r) => r.tag === 'p1'),
+        5000,
+      );
     }
     await finish(this.test!.fullTitle());
   });
@@ -60,7 +68,7 @@ async function stopDuringTool(l: Live) {
     const result = await rt.prompt('LONGCMD tag=u1');
     assert.ok(result.kind === 'completed', JSON.stringify(result));
     // The agent reported the turn finished, and now runs its tool: a turn Reins does not see.
-    await waitUntil(() => sleepsOf(setup.root).length > 0, 10_000, 'sleep 37 started by the unseen turn');
+    await waitFor('sleep 37 started by the unseen turn', () => sleepsOf(setup.root).length > 0, 10_000);
     // finish(): shutdown('deactivate', 2000), no turn to stop, then nothing of claude may be
     // left (claude-agent-acp ignores stdin EOF; Claude Code runs Bash in its own process group).
     // Sabotage (endTree signalling the group only, its per-pid loop removed) printed:

@@ -26,6 +26,8 @@ export interface FakeModelRequest {
   side: boolean;
   /** `tag=X` from the latest user message, if any (tells which prompt the request serves). */
   tag?: string;
+  /** The model asked for (the body's `model`; Gemini: the path's `models/M`). */
+  model?: string;
   /** When the reply ended, and whether the client went away before it was complete. */
   endedAt?: number;
   aborted?: boolean;
@@ -103,9 +105,10 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     const conv = read(json);
     const keyword: Keyword = conv.lastIsToolResult ? 'TOOLRESULT' : pickKeyword(conv.userTexts);
     const tag = /\btag=(\w+)/.exec(conv.userTexts[conv.userTexts.length - 1] ?? '')?.[1];
-    const entry: FakeModelRequest = { at: Date.now(), path, keyword, tools: conv.tools, side: conv.side, tag };
+    const asked = api === 'gemini' ? /\/models\/([^/:]+):/.exec(path)?.[1] : typeof json.model === 'string' ? json.model : undefined;
+    const entry: FakeModelRequest = { at: Date.now(), path, keyword, tools: conv.tools, side: conv.side, tag, model: asked };
     requests.push(entry);
-    log(`${path} keyword=${keyword}${tag ? ` tag=${tag}` : ''} side=${conv.side} tools=[${conv.tools.join(',')}]`);
+    log(`${path} model=${asked} keyword=${keyword}${tag ? ` tag=${tag}` : ''} side=${conv.side} tools=[${conv.tools.join(',')}]`);
     if (opts.logBodies) log(`BODY ${raw}`);
 
     // Side requests (title generation, next-speaker checks, …) get a short neutral answer, so

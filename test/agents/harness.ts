@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentRuntime, defaultRuntimeSettings, type PendingPermission, type RuntimeSettings } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
+import { sleep, waitFor } from '../helpers';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';
 import { LONG_COMMAND, startFakeModel, type FakeModel } from './fakeModel';
 
@@ -97,7 +98,10 @@ export function approveAll(rt: AgentRuntime): void {
   });
 }
 
-export interface Proc { pid: number; cmd: string }
+export interface Proc {
+  pid: number;
+  cmd: string;
+}
 
 /** Processes whose environment or command line carries the agent's temp root. */
 export function processesOf(root: string): Proc[] {
@@ -137,17 +141,6 @@ export function slowPs(ms: number): () => void {
     process.env.PATH = before;
     rmSync(dir, { recursive: true, force: true });
   };
-}
-
-export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function waitUntil(cond: () => boolean, ms: number, what: string): Promise<number> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return Date.now() - t0;
 }
 
 /** Outgoing trace lines: responses Reins sent to `method` (e.g. session/request_permission). */
@@ -208,10 +201,10 @@ export function useRealAgents(): void {
  *  returns what of it is still running; kills that, so a failure does not spill over. */
 async function endAgent(l: Live, title: string): Promise<{ left: Proc[]; ended: boolean; ms: number }> {
   const t0 = Date.now();
-  const ended = await Promise.race([l.rt.shutdown('deactivate', 2000).then(() => true), delay(10_000).then(() => false)]);
+  const ended = await Promise.race([l.rt.shutdown('deactivate', 2000).then(() => true), sleep(10_000).then(() => false)]);
   l.rt.dispose();
   let left: Proc[] = [];
-  await waitUntil(() => (left = processesOf(l.setup.root)).length === 0, 3000, 'agent processes gone').catch(() => undefined);
+  await waitFor('agent processes gone', () => (left = processesOf(l.setup.root)).length === 0, 3000).catch(() => undefined);
   appendFileSync(join(logDir, `${l.setup.name}.log`), `\n==== ${title}\n${l.log.lines.join('\n')}\n`);
   for (const p of left) {
     try {

@@ -36,11 +36,10 @@ function install(name) {
   mkdirSync(dir, { recursive: true });
   // opencode's postinstall links its platform binary and gemini's builds node-pty; npm skips
   // scripts when ignore-scripts is configured, so turn them on for this install only.
-  execFileSync(
-    'npm',
-    ['i', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`, ...extra],
-    { stdio: 'inherit', env: { ...process.env, npm_config_ignore_scripts: 'false' } },
-  );
+  execFileSync('npm', ['i', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${pkg}@${version}`, ...extra], {
+    stdio: 'inherit',
+    env: { ...process.env, npm_config_ignore_scripts: 'false' },
+  });
   writeFileSync(marker, `${[`${pkg}@${version}`, ...extra].join(' ')} ${new Date().toISOString()}\n`);
   console.log(`[agents] ${pkg}@${version}: installed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

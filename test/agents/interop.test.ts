@@ -13,9 +13,24 @@ import type { PendingPermission } from '../../src/session/agentRuntime';
 import { DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './fakeModel';
 import { assertAnsweredAfterStop } from './afterStop';
 import {
-  SETTLE_MS, approveAll, claudeCodeOf, delay, finish, measured, model, ownLeftovers, processesOf, promptOverlaps, repliesTo,
-  requestsOf, selectedAgents, sleepsOf, slowPs, startAgent, useRealAgents, waitUntil,
+  SETTLE_MS,
+  approveAll,
+  claudeCodeOf,
+  finish,
+  measured,
+  model,
+  ownLeftovers,
+  processesOf,
+  promptOverlaps,
+  repliesTo,
+  requestsOf,
+  selectedAgents,
+  sleepsOf,
+  slowPs,
+  startAgent,
+  useRealAgents,
 } from './harness';
+import { sleep, waitFor } from '../helpers';
 
 /** Leftovers that are not the stopped turn's tool (`sleep 37` or a shell wrapper naming it):
  *  for claude the runtime's start-time scan also listed Claude Code's own cleanup,
@@ -39,22 +54,65 @@ describe('real agents: the stop routine', function () {
         await finish(this.test!.fullTitle());
       });
 
+      // Steering "where an installed agent offers it" (issue 13), read from the agent's own
+      // `initialize` answer rather than assumed: what it advertises (`_meta.steering`, on the
+      // answer or its capabilities) and which method Reins takes from that (steering.ts). Where
+      // there is one, a steer goes into a running turn; where there is none, a steer is refused
+      // at once, naming the agent (the panel then queues the text).
+      // Sabotage (steerMethodFor answering ACP_STEER for every agent): this printed for codex
+      // "AssertionError [ERR_ASSERTION]: Reins takes a steering method the agent's initialize does not advertise".
+      it('(s) steering: what initialize offers, and a steer where it is offered', async function () {
+        const { rt, setup } = await startAgent(name);
+        const init = rt.agentInfo;
+        assert.ok(init, 'initialize answered');
+        const meta = (m: unknown) => (m && typeof m === 'object' ? (m as Record<string, unknown>).steering : undefined);
+        const advertised = meta(init._meta) ?? meta(init.agentCapabilities?._meta);
+        const method = rt.waiting.steerMethod;
+        const said = `${init.agentInfo?.name ?? name} ${init.agentInfo?.version ?? ''}: initialize ${
+          advertised === undefined ? 'advertises no steering' : `advertises steering ${JSON.stringify(advertised)}`
+        } (agentCapabilities._meta keys: ${Object.keys(init.agentCapabilities?._meta ?? {}).join(', ') || 'none'}); Reins steers with ${method?.method ?? 'nothing'}`;
+        measured(name, 'steering offered', advertised === undefined ? 0 : 1, said);
+        console.log(`      ${said}`);
+        if (!method) {
+          const outcome = await rt.waiting.steer('also say STEERED');
+          assert.deepEqual(outcome, { delivered: false, why: `${rt.name} offers no steering` });
+        } else {
+          assert.ok(
+            advertised !== undefined || /goose/i.test(init.agentInfo?.name ?? ''),
+            "Reins takes a steering method the agent's initialize does not advertise",
+          );
+          approveAll(rt);
+          const turn = rt.prompt('LONGCMD please');
+          await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
+          const outcome = await rt.waiting.steer('also say STEERED');
+          assert.equal(outcome.delivered, true, JSON.stringify(outcome));
+          await rt.stop('user');
+          await turn;
+        }
+        await finish(this.test!.fullTitle());
+      });
+
       it('(b, d) Stop during a long tool call: aborted within the budget, no sleep left; the next prompt is answered', async function () {
         const l = await startAgent(name);
         const { rt, setup, log, chunks } = l;
         approveAll(rt);
         const turn = rt.prompt('LONGCMD please');
         // The tool is running when its process exists (gemini announces no tool_call first).
-        await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
+        await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         // codex-acp kills the command itself when the cancel comes within ~100-250 ms of its
         // start, and leaves it running when it comes later: stop a tool that has been running.
-        await delay(1000);
+        await sleep(1000);
         const report = await rt.stop('user');
         const result = await turn;
         // The leftover scan runs after the outcome is reported (it lists every process).
         const leftovers = await report.leftoversFound;
         const cancelToAnswer = report.settledAt! - report.firstCancelAt!;
-        measured(name, 'LONGCMD: cancel → answer', cancelToAnswer, `evidence ${report.evidence?.kind} ${(report.evidence as any)?.stopReason ?? ''}, leftovers: ${leftovers.map((p) => p.command).join('; ') || 'none'}`);
+        measured(
+          name,
+          'LONGCMD: cancel → answer',
+          cancelToAnswer,
+          `evidence ${report.evidence?.kind} ${(report.evidence as any)?.stopReason ?? ''}, leftovers: ${leftovers.map((p) => p.command).join('; ') || 'none'}`,
+        );
         assert.equal(report.outcome, 'aborted', JSON.stringify(report));
         assert.ok(report.settledAt! - report.requestedAt < SETTLE_MS, 'settled within the budget');
         assert.deepEqual(ownLeftovers(l, leftovers), [], "the agent's own processes taken for leftovers");
@@ -63,11 +121,14 @@ describe('real agents: the stop routine', function () {
         if (name === 'codex') {
           // codex-acp answers `cancelled` but leaves the tool running; the runtime must find and end it.
           // Sabotage (the `if (policy === 'end') this.endLeftovers();` line in agentRuntime.ts
-          // commented out) printed: "Error: sleep 37 ended: not within 3000 ms".
-          assert.ok(leftovers.some((p) => /sleep 37/.test(p.command)), `leftovers: ${JSON.stringify(leftovers)}`);
+          // commented out) printed: "Error: timed out after 3000 ms waiting for sleep 37 ended".
+          assert.ok(
+            leftovers.some((p) => /sleep 37/.test(p.command)),
+            `leftovers: ${JSON.stringify(leftovers)}`,
+          );
           assert.equal(report.leftoverAction, 'ended');
         }
-        const gone = await waitUntil(() => sleepsOf(setup.root).length === 0, 3000, 'sleep 37 ended');
+        const gone = await waitFor('sleep 37 ended', () => sleepsOf(setup.root).length === 0, 3000);
         measured(name, 'LONGCMD: sleep 37 gone after the stop report', gone);
 
         // (d) Right after the stop: accepted, and answered with this prompt's answer only
@@ -90,10 +151,10 @@ describe('real agents: the stop routine', function () {
         const { rt, setup, log, chunks } = l;
         approveAll(rt);
         const turn = rt.prompt('LONGCMD please');
-        await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
+        await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         // A tool that has been running for a while (longer than the 1.5 s slack of the leftover
         // scan's start-time filter, which a "send now" turn's start would otherwise move past it).
-        await delay(2000);
+        await sleep(2000);
         const report = await rt.stop('send-now');
         await turn;
         // The new prompt goes out in the same tick the stop resolved, as "send now" does.
@@ -102,8 +163,8 @@ describe('real agents: the stop routine', function () {
         assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
         // codex: the stopped turn's sleep must still be found although a new turn has started.
         // With the scan reading the runtime's current turn start (the new turn's) this printed
-        // "Error: sleep 37 ended: not within 3000 ms".
-        await waitUntil(() => sleepsOf(setup.root).length === 0, 3000, 'sleep 37 ended');
+        // "Error: timed out after 3000 ms waiting for sleep 37 ended".
+        await waitFor('sleep 37 ended', () => sleepsOf(setup.root).length === 0, 3000);
         assertAnsweredAfterStop(await next, chunks, PLAIN_ANSWER);
         assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
         await finish(this.test!.fullTitle());
@@ -114,8 +175,15 @@ describe('real agents: the stop routine', function () {
         const before = model().requests.length;
         const turn = rt.prompt('STALL please');
         // The turn's own request (with tools), not opencode's title request.
-        await waitUntil(() => model().requests.slice(before).some((r) => r.keyword === 'STALL' && r.tools.length > 0), 30_000, 'stalled request made');
-        await delay(500);
+        await waitFor(
+          'stalled request made',
+          () =>
+            model()
+              .requests.slice(before)
+              .some((r) => r.keyword === 'STALL' && r.tools.length > 0),
+          30_000,
+        );
+        await sleep(500);
         const report = await rt.stop('user');
         await turn;
         measured(name, 'STALL: cancel → answer', report.settledAt! - report.firstCancelAt!);
@@ -131,35 +199,43 @@ describe('real agents: the stop routine', function () {
       });
 
       // pi asks no permission (only its extensions do), so there is nothing pending to stop.
-      (name === 'pi' ? it.skip : it)('(c, d) Stop while a permission is pending: answered cancelled, the turn settles, the next prompt is answered', async function () {
-        const l = await startAgent(name);
-        const { rt, setup, log, chunks } = l;
-        // gemini 0.61.0 cannot create a new file through fs/read_text_file (see README): edit one.
-        if (name === 'gemini') writeFileSync(join(setup.cwd, 'hello.txt'), 'old\n');
-        const asked = new Promise<PendingPermission>((resolve) => rt.onPermission(resolve));
-        const turn = rt.prompt(`EDIT ${join(setup.cwd, 'hello.txt')}`);
-        await asked;
-        await delay(300); // let the agent sit in its wait
-        const report = await rt.stop('user');
-        await turn;
-        measured(name, 'permission pending: cancel → answer', report.settledAt! - report.firstCancelAt!, `evidence ${report.evidence?.kind} ${(report.evidence as any)?.stopReason ?? ''}`);
-        // What Reins put on the wire for the permission request (from the protocol trace).
-        const answers = repliesTo(log, 'session/request_permission');
-        // Sabotage (the loop body of cancelPermissions() in agentRuntime.ts commented out) printed
-        // for gemini, after the 10 s budget: "AssertionError: {"turnId":1,"cause":"user",…,
-        // "cancelsSent":6,"outcome":"abort-unverified","unverifiedCause":"no answer, idle signal
-        // or exit within 10 s of the cancel (6 cancels sent)",…}",
-        // and for codex and opencode (which settle anyway): "permission answered: []".
-        assert.equal(report.outcome, 'aborted', JSON.stringify(report));
-        assert.ok(answers.length === 1 && answers[0].includes('"outcome":"cancelled"'), `permission answered: ${JSON.stringify(answers)}`);
-        assert.ok(!existsSync(join(setup.cwd, 'hello.txt')) || readFileSync(join(setup.cwd, 'hello.txt'), 'utf8') !== EDIT_CONTENT, 'the edit was not made');
-        assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
+      (name === 'pi' ? it.skip : it)(
+        '(c, d) Stop while a permission is pending: answered cancelled, the turn settles, the next prompt is answered',
+        async function () {
+          const l = await startAgent(name);
+          const { rt, setup, log, chunks } = l;
+          // gemini 0.61.0 cannot create a new file through fs/read_text_file (see README): edit one.
+          if (name === 'gemini') writeFileSync(join(setup.cwd, 'hello.txt'), 'old\n');
+          const asked = new Promise<PendingPermission>((resolve) => rt.onPermission(resolve));
+          const turn = rt.prompt(`EDIT ${join(setup.cwd, 'hello.txt')}`);
+          await asked;
+          await sleep(300); // let the agent sit in its wait
+          const report = await rt.stop('user');
+          await turn;
+          measured(
+            name,
+            'permission pending: cancel → answer',
+            report.settledAt! - report.firstCancelAt!,
+            `evidence ${report.evidence?.kind} ${(report.evidence as any)?.stopReason ?? ''}`,
+          );
+          // What Reins put on the wire for the permission request (from the protocol trace).
+          const answers = repliesTo(log, 'session/request_permission');
+          // Sabotage (the loop body of cancelPermissions() in agentRuntime.ts commented out) printed
+          // for gemini, after the 10 s budget: "AssertionError: {"turnId":1,"cause":"user",…,
+          // "cancelsSent":6,"outcome":"abort-unverified","unverifiedCause":"no answer, idle signal
+          // or exit within 10 s of the cancel (6 cancels sent)",…}",
+          // and for codex and opencode (which settle anyway): "permission answered: []".
+          assert.equal(report.outcome, 'aborted', JSON.stringify(report));
+          assert.ok(answers.length === 1 && answers[0].includes('"outcome":"cancelled"'), `permission answered: ${JSON.stringify(answers)}`);
+          assert.ok(!existsSync(join(setup.cwd, 'hello.txt')) || readFileSync(join(setup.cwd, 'hello.txt'), 'utf8') !== EDIT_CONTENT, 'the edit was not made');
+          assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
 
-        chunks.length = 0;
-        assertAnsweredAfterStop(await rt.prompt('PLAIN after the stop'), chunks, PLAIN_ANSWER);
-        assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
-        await finish(this.test!.fullTitle());
-      });
+          chunks.length = 0;
+          assertAnsweredAfterStop(await rt.prompt('PLAIN after the stop'), chunks, PLAIN_ANSWER);
+          assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
+          await finish(this.test!.fullTitle());
+        },
+      );
 
       it('(e) a file write after approval (through fs/write_text_file where the agent uses it)', async function () {
         const { rt, setup, log, chunks } = await startAgent(name);
@@ -194,7 +270,7 @@ describe('real agents: the stop routine', function () {
         const { rt, setup } = await startAgent(name);
         approveAll(rt);
         void rt.prompt('LONGCMD please');
-        await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
+        await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         // finish() runs shutdown('deactivate', 2000) while the tool runs, as the window closing
         // does, and asserts that nothing is left whose environment or command line carries the
         // agent's temp root.
@@ -212,8 +288,8 @@ describe('real agents: the stop routine', function () {
         const { rt, setup, chunks } = l;
         approveAll(rt);
         const turn = rt.prompt('LONGCMD please');
-        await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
-        await delay(1000);
+        await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
+        await sleep(1000);
         const before = rt.sessionId;
         const t0 = Date.now();
         // claude-agent-acp starts a Claude Code process per session and pi-acp a `pi`, as
@@ -241,7 +317,7 @@ describe('real agents: the stop routine', function () {
         // (that they live on shows in the answer below).
         assert.deepEqual(notTheTool(leftovers), [], 'reported as leftovers but not the tool');
         if (name === 'claude') measured(name, 'Claude Code processes after New Session', claudeCodeOf(setup.root).length);
-        await waitUntil(() => sleepsOf(setup.root).length === 0, 3000, 'sleep 37 ended');
+        await waitFor('sleep 37 ended', () => sleepsOf(setup.root).length === 0, 3000);
         chunks.length = 0;
         assert.deepEqual(await rt.prompt('PLAIN tag=n1'), { kind: 'completed', stopReason: 'end_turn' });
         assert.equal(chunks.join('').trim(), `${PLAIN_ANSWER} tag=n1`, 'the new session answers in step');
@@ -255,8 +331,8 @@ describe('real agents: the stop routine', function () {
         approveAll(rt);
         const helpers = () => processesOf(setup.root).filter((p) => p.cmd.includes('reins-own-helper'));
         const turn = rt.prompt('LONGCMD please');
-        await waitUntil(() => sleepsOf(setup.root).length > 0, 30_000, 'sleep 37 started');
-        await delay(1000);
+        await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
+        await sleep(1000);
         const report = await rt.stop('user');
         await turn;
         const leftovers = await report.leftoversFound;
@@ -266,10 +342,19 @@ describe('real agents: the stop routine', function () {
         // reported as leftovers ['reins-own-helper-during 3600', 'reins-own-helper-after 3600']".
         assert.deepEqual(taken, [], "the agent's own processes reported as leftovers");
         // codex leaves its cancelled tool running: that one is still found.
-        if (name === 'codex') assert.ok(leftovers.some((p) => p.command.includes(LONG_COMMAND)), `leftovers: ${JSON.stringify(leftovers)}`);
+        if (name === 'codex')
+          assert.ok(
+            leftovers.some((p) => p.command.includes(LONG_COMMAND)),
+            `leftovers: ${JSON.stringify(leftovers)}`,
+          );
         // Ended leftovers get SIGKILL 1 s after SIGTERM: both helpers must outlive that.
-        await delay(1300);
-        assert.deepEqual(helpers().map((p) => p.cmd).sort(), ['reins-own-helper-after 3600', 'reins-own-helper-during 3600']);
+        await sleep(1300);
+        assert.deepEqual(
+          helpers()
+            .map((p) => p.cmd)
+            .sort(),
+          ['reins-own-helper-after 3600', 'reins-own-helper-during 3600'],
+        );
         await finish(this.test!.fullTitle());
       });
     });

@@ -12,21 +12,37 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareAgent, repoRoot } from './agents';
 import { PLAIN_ANSWER, startFakeModel, type FakeModel } from './fakeModel';
-import { claudeCodeOf, processesOf, sleepsOf, waitUntil } from './harness';
+import { claudeCodeOf, processesOf, sleepsOf } from './harness';
 import { RawAcp } from './rawAcp';
+import { sleep, waitFor } from '../helpers';
 
 const short = (v: unknown) => JSON.stringify(v).slice(0, 400);
-const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Agent { acp: RawAcp; root: string; cwd: string; sessionId: string; env: Record<string, string>; command: string }
+interface Agent {
+  acp: RawAcp;
+  root: string;
+  cwd: string;
+  sessionId: string;
+  env: Record<string, string>;
+  command: string;
+}
 
 async function launch(model: FakeModel, reuse?: Agent): Promise<Agent> {
   const setup = reuse ? { root: reuse.root, cwd: reuse.cwd, env: reuse.env, command: reuse.command, args: [] } : prepareAgent('claude', model.url);
   const acp = new RawAcp(setup.command, setup.args, setup.env, setup.cwd);
   // As Reins does: a permission asked while no prompt is pending is answered cancelled.
-  acp.onPermission = (p) => (outstandingPrompt ? { outcome: { outcome: 'selected', optionId: p.options.find((o: any) => o.kind === 'allow_once').optionId } } : { outcome: { outcome: 'cancelled' } });
-  const init = await acp.request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
-  if (!reuse) console.log(`  initialize: loadSession=${init.msg.result.agentCapabilities.loadSession} sessionCapabilities=${short(init.msg.result.agentCapabilities.sessionCapabilities)}`);
+  acp.onPermission = (p) =>
+    outstandingPrompt
+      ? { outcome: { outcome: 'selected', optionId: p.options.find((o: any) => o.kind === 'allow_once').optionId } }
+      : { outcome: { outcome: 'cancelled' } };
+  const init = await acp.request('initialize', {
+    protocolVersion: 1,
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+  });
+  if (!reuse)
+    console.log(
+      `  initialize: loadSession=${init.msg.result.agentCapabilities.loadSession} sessionCapabilities=${short(init.msg.result.agentCapabilities.sessionCapabilities)}`,
+    );
   const s = await acp.request('session/new', { cwd: setup.cwd, mcpServers: [] });
   return { acp, root: setup.root, cwd: setup.cwd, env: setup.env, command: setup.command, sessionId: s.msg.result.sessionId };
 }
@@ -47,8 +63,8 @@ async function prompt(a: Agent, text: string) {
 /** A running `sleep 37` stopped with session/cancel, as Reins' Stop does. */
 async function stopDuringTool(a: Agent) {
   const turn = prompt(a, 'LONGCMD please');
-  await waitUntil(() => sleepsOf(a.root).length > 0, 30_000, 'sleep 37 started');
-  await delay(1000);
+  await waitFor('sleep 37 started', () => sleepsOf(a.root).length > 0, 30_000);
+  await sleep(1000);
   const cancelAt = Date.now();
   a.acp.notify('session/cancel', { sessionId: a.sessionId });
   const r = await turn;
@@ -64,10 +80,12 @@ async function signature(model: FakeModel) {
   for (const tag of ['p1', 'p2', 'p3']) {
     const before = model.requests.length;
     const r = await prompt(a, `PLAIN tag=${tag}`);
-    await delay(1500);
+    await sleep(1500);
     const asked = model.requests.slice(before).map((q) => `${q.keyword}${q.tag ? ` tag=${q.tag}` : ''} at +${q.at - r.sentAt} ms`);
     const late = a.acp.updates(r.sentAt + r.ms + 1).map((u) => `${u.update.sessionUpdate} +${u.at - r.sentAt} ms`);
-    console.log(`  prompt tag=${tag}: ${r.ms} ms ${short(r.msg)}\n    updates before the answer: [${r.updates.join(',')}] text=${short(r.text)}\n    model asked: [${asked.join('; ')}]\n    updates after the answer (1.5 s): [${late.join('; ')}]`);
+    console.log(
+      `  prompt tag=${tag}: ${r.ms} ms ${short(r.msg)}\n    updates before the answer: [${r.updates.join(',')}] text=${short(r.text)}\n    model asked: [${asked.join('; ')}]\n    updates after the answer (1.5 s): [${late.join('; ')}]`,
+    );
   }
   return a;
 }
@@ -80,7 +98,7 @@ async function outOfStep(model: FakeModel) {
   await stopDuringTool(a);
   const r = await prompt(a, 'SLOW tag=s1');
   const slow = () => model.requests.slice(first).find((q) => q.keyword === 'SLOW' && q.tag === 's1');
-  await waitUntil(() => slow() !== undefined, 5000, 'the SLOW request reached the model');
+  await waitFor('the SLOW request reached the model', () => slow() !== undefined, 5000);
   console.log(`  out of step: SLOW answered in ${r.ms} ms ${short(r.result)} text=${short(r.text)}; claude processes ${claudeCodeOf(a.root).length}`);
   return { a, slow: () => slow()! };
 }
@@ -93,13 +111,13 @@ const RECOVERIES: Record<string, (a: Agent, model: FakeModel, slow: Slow) => Pro
   },
   wait: async (a, _model, slow) => {
     // Until the unseen turn's SLOW reply is complete, and 1 s more.
-    await waitUntil(() => slow().endedAt !== undefined, 20_000, 'background reply done');
-    await delay(1000);
+    await waitFor('background reply done', () => slow().endedAt !== undefined, 20_000);
+    await sleep(1000);
     return a;
   },
   'cancel-wait': async (a) => {
     a.acp.notify('session/cancel', { sessionId: a.sessionId });
-    await delay(3000);
+    await sleep(3000);
     return a;
   },
   'new-session': async (a) => {
@@ -122,9 +140,15 @@ const RECOVERIES: Record<string, (a: Agent, model: FakeModel, slow: Slow) => Pro
   },
   restart: async (a, model) => {
     const t = Date.now();
-    if (process.env.PS) console.log(execSync(`ps -o pid,ppid,pgid,etime,args -g ${a.acp.pid}; ps -e -o pid,ppid,pgid,args | grep -E 'sleep 37' | grep -v grep || true`).toString());
+    if (process.env.PS)
+      console.log(
+        execSync(`ps -o pid,ppid,pgid,etime,args -g ${a.acp.pid}; ps -e -o pid,ppid,pgid,args | grep -E 'sleep 37' | grep -v grep || true`).toString(),
+      );
     await a.acp.kill();
-    if (process.env.PS) console.log(`    killed in ${Date.now() - t} ms\n` + execSync(`ps -e -o pid,ppid,pgid,args | grep -E 'sleep 37|claude' | grep -v grep || true`).toString());
+    if (process.env.PS)
+      console.log(
+        `    killed in ${Date.now() - t} ms\n` + execSync(`ps -e -o pid,ppid,pgid,args | grep -E 'sleep 37|claude' | grep -v grep || true`).toString(),
+      );
     const b = await launch(model, a);
     console.log(`    restart (kill group, spawn, initialize, session/new): ${Date.now() - t} ms`);
     return b;
@@ -148,7 +172,7 @@ async function recovery(model: FakeModel, name: string) {
       `${tag}: ${own ? 'IN STEP' : 'not in step'} ${r.ms} ms ${r.error ? `error ${short(r.error)}` : `${r.result.stopReason} totalTokens=${r.result.usage?.totalTokens}`}; text holds [${holds.join(', ')}]; model asked meanwhile [${asked.join(', ')}]`,
     );
   }
-  await delay(300);
+  await sleep(300);
   const s = slow();
   const left = processesOf(b.root).map((p) => p.cmd.slice(0, 60));
   console.log(

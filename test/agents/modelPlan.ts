@@ -2,6 +2,7 @@
 // selects (text, stall or a tool call in whichever tool the agent offered), and the SSE helpers
 // every wire writer shares. fakeModel.ts routes a request to a reader and a writer (wire*.ts).
 import type * as http from 'node:http';
+import { sleep } from '../helpers';
 
 /** PLAIN: short text. LONGCMD: shell `sleep 37`. EDIT: write hello.txt. SLOW: 40 chunks 250 ms
  *  apart. STALL: headers, then nothing until the client goes away. */
@@ -20,15 +21,18 @@ export interface PlanOptions {
 
 /** What the reply should do. */
 export type Plan =
-  | { kind: 'text'; chunks: string[]; intervalMs: number }
-  | { kind: 'stall' }
-  | { kind: 'tool'; name: string; args: Record<string, unknown>; freeform?: string };
+  { kind: 'text'; chunks: string[]; intervalMs: number } | { kind: 'stall' } | { kind: 'tool'; name: string; args: Record<string, unknown>; freeform?: string };
 
 /** What a reader gets out of a request, whatever its wire format. */
-export interface Conversation { userTexts: string[]; lastIsToolResult: boolean; tools: string[]; side: boolean }
+export interface Conversation {
+  userTexts: string[];
+  lastIsToolResult: boolean;
+  tools: string[];
+  side: boolean;
+}
 
 export const textOf = (c: unknown): string =>
-  typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => (typeof p === 'string' ? p : p?.text ?? '')).join('\n') : '';
+  typeof c === 'string' ? c : Array.isArray(c) ? c.map((p: any) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('\n') : '';
 
 /** A request the agent makes for itself (a title, a summary, a check), told apart from a turn
  *  by having no tools and an instruction we recognise. */
@@ -90,8 +94,7 @@ function shellCall(tools: string[]): Plan {
   if (tools.includes('exec_command')) return { kind: 'tool', name: 'exec_command', args: { cmd: LONG_COMMAND } };
   if (tools.includes('shell_command')) return { kind: 'tool', name: 'shell_command', args: { command: LONG_COMMAND } };
   if (tools.includes('shell')) return { kind: 'tool', name: 'shell', args: { command: ['bash', '-lc', LONG_COMMAND] } };
-  if (tools.includes('run_shell_command'))
-    return { kind: 'tool', name: 'run_shell_command', args: { command: LONG_COMMAND, description: 'wait a while' } };
+  if (tools.includes('run_shell_command')) return { kind: 'tool', name: 'run_shell_command', args: { command: LONG_COMMAND, description: 'wait a while' } };
   // opencode's `bash`, Claude Code's `Bash`.
   for (const name of ['bash', 'Bash']) {
     if (tools.includes(name)) return { kind: 'tool', name, args: { command: LONG_COMMAND, description: 'wait a while' } };
@@ -122,7 +125,7 @@ export function sse(res: http.ServerResponse): void {
 export async function paced(res: http.ServerResponse, chunks: string[], intervalMs: number, each: (c: string) => void): Promise<boolean> {
   for (let i = 0; i < chunks.length; i++) {
     if (res.destroyed || res.writableEnded) return false;
-    if (i > 0 && intervalMs > 0) await new Promise((r) => setTimeout(r, intervalMs));
+    if (i > 0 && intervalMs > 0) await sleep(intervalMs);
     if (res.destroyed || res.writableEnded) return false;
     each(chunks[i]);
   }

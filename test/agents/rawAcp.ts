@@ -6,7 +6,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { descendantsNow, signalAll } from '../../src/acp/processTree';
 
-export interface WireEvent { at: number; dir: '→' | '←'; msg: any }
+export interface WireEvent {
+  at: number;
+  dir: '→' | '←';
+  msg: any;
+}
 
 export class RawAcp {
   readonly wire: WireEvent[] = [];

@@ -24,8 +24,10 @@ rmSync(logs, { recursive: true, force: true });
 mkdirSync(logs, { recursive: true });
 run(process.execPath, [
   join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'),
-  '--timeout', '120000',
-  '--reporter', 'spec',
+  '--timeout',
+  '120000',
+  '--reporter',
+  'spec',
   '--enable-source-maps',
   'out/test/agents/**/*.test.js',
 ]);

@@ -10,7 +10,9 @@ export function readAnthropic(j: any): Conversation {
   // A user message's content is a string or blocks: text (the prompt and Claude Code's
   // <system-reminder>s) and tool_result.
   const blocks = (m: any): any[] => (Array.isArray(m?.content) ? m.content : []);
-  const userTexts = msgs.filter((m) => m.role === 'user').map((m) => textOf(typeof m.content === 'string' ? m.content : blocks(m).filter((b) => b.type === 'text')));
+  const userTexts = msgs
+    .filter((m) => m.role === 'user')
+    .map((m) => textOf(typeof m.content === 'string' ? m.content : blocks(m).filter((b) => b.type === 'text')));
   const last = msgs[msgs.length - 1];
   const tools = (j.tools ?? []).map((t: any) => t.name);
   // After an interrupted tool, Claude Code puts the next prompt into the same user message as
@@ -39,7 +41,16 @@ export async function streamAnthropic(res: http.ServerResponse, plan: Plan, id: 
   if (plan.kind === 'stall') return;
   const ev = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   ev('message_start', {
-    message: { id: `msg_${id}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    message: {
+      id: `msg_${id}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
   });
   let stopReason = 'end_turn';
   if (plan.kind === 'text') {
@@ -64,6 +75,15 @@ export function anthropicUnary(res: http.ServerResponse, plan: Plan, id: number,
       : [{ type: 'text', text: plan.kind === 'text' ? plan.chunks.join('') : 'ok' }];
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(
-    JSON.stringify({ id: `msg_${id}`, type: 'message', role: 'assistant', model, content, stop_reason: plan.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage }),
+    JSON.stringify({
+      id: `msg_${id}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: plan.kind === 'tool' ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage,
+    }),
   );
 }

@@ -25,7 +25,9 @@ export async function streamGemini(res: http.ServerResponse, plan: Plan): Promis
   sse(res);
   if (plan.kind === 'stall') return;
   const send = (parts: object[], finish?: string) =>
-    res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }], usageMetadata: geminiUsage, modelVersion: 'fake-model' })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }], usageMetadata: geminiUsage, modelVersion: 'fake-model' })}\n\n`,
+    );
   if (plan.kind === 'text') {
     const last = plan.chunks.length - 1;
     let i = 0;
@@ -39,9 +41,7 @@ export async function streamGemini(res: http.ServerResponse, plan: Plan): Promis
 export function geminiUnary(res: http.ServerResponse, plan: Plan, j: any): void {
   // Non-streaming calls are gemini-cli's own checks; a JSON schema means it wants JSON back.
   const wantsJson = !!(j.generationConfig?.responseJsonSchema || j.generationConfig?.responseSchema);
-  const t = wantsJson
-    ? JSON.stringify({ reasoning: 'the model answered', next_speaker: 'user' })
-    : plan.kind === 'text' ? plan.chunks.join('') : 'ok';
+  const t = wantsJson ? JSON.stringify({ reasoning: 'the model answered', next_speaker: 'user' }) : plan.kind === 'text' ? plan.chunks.join('') : 'ok';
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text: t }] }, finishReason: 'STOP', index: 0 }], usageMetadata: geminiUsage }));
 }

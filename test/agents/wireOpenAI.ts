@@ -20,7 +20,10 @@ export function readResponses(j: any): Conversation {
 export function readChat(j: any): Conversation {
   const msgs: any[] = Array.isArray(j.messages) ? j.messages : [];
   const userTexts = msgs.filter((m) => m.role === 'user').map((m) => textOf(m.content));
-  const system = msgs.filter((m) => m.role === 'system').map((m) => textOf(m.content)).join('\n');
+  const system = msgs
+    .filter((m) => m.role === 'system')
+    .map((m) => textOf(m.content))
+    .join('\n');
   const tools = (j.tools ?? []).map((t: any) => t.function?.name ?? t.name);
   return { userTexts, lastIsToolResult: msgs[msgs.length - 1]?.role === 'tool', tools, side: tools.length === 0 && SIDE.test(system) };
 }
@@ -36,15 +39,32 @@ export async function streamResponses(res: http.ServerResponse, plan: Plan, id: 
   if (plan.kind === 'text') {
     const msgId = `msg_${id}`;
     ev('response.output_item.added', { output_index: 0, item: { type: 'message', id: msgId, role: 'assistant', status: 'in_progress', content: [] } });
-    if (!(await paced(res, plan.chunks, plan.intervalMs, (c) => ev('response.output_text.delta', { item_id: msgId, output_index: 0, content_index: 0, delta: c })))) return;
-    item = { type: 'message', id: msgId, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: plan.chunks.join(''), annotations: [] }] };
+    if (
+      !(await paced(res, plan.chunks, plan.intervalMs, (c) =>
+        ev('response.output_text.delta', { item_id: msgId, output_index: 0, content_index: 0, delta: c }),
+      ))
+    )
+      return;
+    item = {
+      type: 'message',
+      id: msgId,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: plan.chunks.join(''), annotations: [] }],
+    };
   } else if (plan.freeform !== undefined && plan.name === 'apply_patch') {
     item = { type: 'custom_tool_call', id: `ctc_${id}`, status: 'completed', call_id: `call_${id}`, name: plan.name, input: plan.freeform };
   } else {
     item = { type: 'function_call', id: `fc_${id}`, status: 'completed', call_id: `call_${id}`, name: plan.name, arguments: JSON.stringify(plan.args) };
   }
   ev('response.output_item.done', { output_index: 0, item });
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 };
+  const usage = {
+    input_tokens: 10,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 5,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 15,
+  };
   ev('response.completed', { response: { ...base, status: 'completed', output: [item], usage } });
   res.end();
 }
@@ -53,16 +73,26 @@ export async function streamChat(res: http.ServerResponse, plan: Plan, id: numbe
   sse(res);
   if (plan.kind === 'stall') return;
   const chunk = (delta: object, finish: string | null) =>
-    res.write(`data: ${JSON.stringify({ id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
   let finish = 'stop';
   if (plan.kind === 'text') {
     if (!(await paced(res, plan.chunks, plan.intervalMs, (c) => chunk({ role: 'assistant', content: c }, null)))) return;
   } else {
-    chunk({ role: 'assistant', tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: plan.name, arguments: JSON.stringify(plan.args) } }] }, null);
+    chunk(
+      {
+        role: 'assistant',
+        tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: plan.name, arguments: JSON.stringify(plan.args) } }],
+      },
+      null,
+    );
     finish = 'tool_calls';
   }
   chunk({}, finish);
-  res.write(`data: ${JSON.stringify({ id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+  res.write(
+    `data: ${JSON.stringify({ id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`,
+  );
   res.write('data: [DONE]\n\n');
   res.end();
 }

@@ -10,7 +10,8 @@ import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRun
 import { Transcript } from '../../src/session/transcript';
 import { silentLogger } from '../../src/util/logger';
 import { chunkTexts } from './data';
-import { delay, fmtMs, fmtRate, median, now, percentile, record } from './harness';
+import { fmtMs, fmtRate, median, now, percentile, record } from './harness';
+import { sleep } from '../helpers';
 
 export const repo = path.resolve(__dirname, '../../..');
 export const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -19,15 +20,15 @@ const scenarios = path.join(repo, 'test', 'fixtures', 'scriptedAgent', 'scenario
 type Json = { id?: number; method?: string; result?: { stopReason?: string; sessionId?: string }; error?: unknown; params?: unknown };
 
 /** The bare protocol: spawn, write lines, read lines. What any ACP client does at the least. */
-class RawClient {
+export class RawClient {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly waiters: { until: (m: Json) => boolean; resolve: (m: Json) => void }[] = [];
   private nextId = 1;
   lines = 0;
   sessionId = '';
 
-  constructor(args: string[], cwd: string) {
-    this.child = spawn(process.execPath, [agentJs, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(args: string[], cwd: string, script = agentJs) {
+    this.child = spawn(process.execPath, [script, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     const decoder = new StringDecoder('utf8');
     let carry = '';
     this.child.stdout.on('data', (chunk: Buffer) => {
@@ -42,7 +43,7 @@ class RawClient {
         if (!line) continue;
         this.lines++;
         const msg = JSON.parse(line) as Json;
-        for (let i = 0; i < this.waiters.length; ) {
+        for (let i = 0; i < this.waiters.length;) {
           const w = this.waiters[i];
           if (w.until(msg)) {
             this.waiters.splice(i, 1);
@@ -215,7 +216,7 @@ export async function benchStop(runs: number): Promise<void> {
       const firstUpdate = raw.next((m) => m.method === 'session/update');
       const { id, answer } = raw.prompt('go');
       await firstUpdate;
-      await delay(15); // the agent is now inside its streaming pause, as in most real stops
+      await sleep(15); // the agent is now inside its streaming pause, as in most real stops
       const t0 = now();
       raw.cancel();
       const got = await answer;
@@ -230,7 +231,7 @@ export async function benchStop(runs: number): Promise<void> {
       const turn = rt.prompt('go');
       await firstUpdate;
       sub.dispose();
-      await delay(15);
+      await sleep(15);
       let idleAt: number | undefined;
       const watch = rt.onDidChangeState(() => {
         if (idleAt === undefined && rt.turn.phase === 'idle') idleAt = now();
@@ -310,7 +311,7 @@ export async function memoryChild(): Promise<void> {
   const settle = async () => {
     for (let i = 0; i < 3; i++) {
       gc?.();
-      await delay(20);
+      await sleep(20);
     }
   };
   await settle();
@@ -318,16 +319,18 @@ export async function memoryChild(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'reins-bench-'));
   const rt = runtime(['--scenario', path.join(scenarios, 'quick.json')], dir);
   await rt.start();
-  await delay(300);
+  await sleep(300);
   await settle();
   const after = process.memoryUsage();
   // Four more idle sessions: the cost of each one beyond the first.
-  const more = await Promise.all([1, 2, 3, 4].map(async () => {
-    const r = runtime(['--scenario', path.join(scenarios, 'quick.json')], dir);
-    await r.start();
-    return r;
-  }));
-  await delay(300);
+  const more = await Promise.all(
+    [1, 2, 3, 4].map(async () => {
+      const r = runtime(['--scenario', path.join(scenarios, 'quick.json')], dir);
+      await r.start();
+      return r;
+    }),
+  );
+  await sleep(300);
   await settle();
   const five = process.memoryUsage();
   process.stdout.write(JSON.stringify({ before, after, five, gc: gc !== undefined }) + '\n');

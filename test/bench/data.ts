@@ -4,14 +4,65 @@
 // UTF-8 sequences. Deterministic: every run measures the same bytes.
 
 const PIECES = [
-  'The ', 'function ', '`parseConfig`', ' reads ', 'the file ', 'and returns ', 'a typed ', 'object', '. ',
-  'If the path ', 'does not exist', ', it throws ', '`ENOENT`', '.\n\n',
-  '## Changes', '\n\n', '- ', 'Renamed ', '`load`', ' to ', '`loadConfig`', ' in ', '`src/config.ts`', '\n',
-  '```ts\n', 'export async function ', 'loadConfig(path: string): Promise<Config> {\n', '  const text = await readFile(path, "utf8");\n',
-  '  return JSON.parse(text) as Config;\n', '}\n', '```\n',
-  'café ', 'naïve ', 'résumé ', '— ', '“quoted” ', '‘single’ ', '… ', 'Ünïcödé ', 'Grüße ', 'señor ',
-  '日本語の', 'テキスト', '中文字符', '한국어 ', '🙂 ', '🚀 ', '✅ ', '→ ', '≤ 3× ',
-  'because ', 'the tests ', 'still pass', '; ', 'however, ', 'the build ', 'needs ', '`npm ci`', ' first.\n',
+  'The ',
+  'function ',
+  '`parseConfig`',
+  ' reads ',
+  'the file ',
+  'and returns ',
+  'a typed ',
+  'object',
+  '. ',
+  'If the path ',
+  'does not exist',
+  ', it throws ',
+  '`ENOENT`',
+  '.\n\n',
+  '## Changes',
+  '\n\n',
+  '- ',
+  'Renamed ',
+  '`load`',
+  ' to ',
+  '`loadConfig`',
+  ' in ',
+  '`src/config.ts`',
+  '\n',
+  '```ts\n',
+  'export async function ',
+  'loadConfig(path: string): Promise<Config> {\n',
+  '  const text = await readFile(path, "utf8");\n',
+  '  return JSON.parse(text) as Config;\n',
+  '}\n',
+  '```\n',
+  'café ',
+  'naïve ',
+  'résumé ',
+  '— ',
+  '“quoted” ',
+  '‘single’ ',
+  '… ',
+  'Ünïcödé ',
+  'Grüße ',
+  'señor ',
+  '日本語の',
+  'テキスト',
+  '中文字符',
+  '한국어 ',
+  '🙂 ',
+  '🚀 ',
+  '✅ ',
+  '→ ',
+  '≤ 3× ',
+  'because ',
+  'the tests ',
+  'still pass',
+  '; ',
+  'however, ',
+  'the build ',
+  'needs ',
+  '`npm ci`',
+  ' first.\n',
 ];
 
 /** A small deterministic PRNG (mulberry32). */
@@ -82,7 +133,12 @@ export function clientMessages(n: number): object[] {
       case 1:
       case 2:
       case 3:
-        out.push({ jsonrpc: '2.0', id: i, method: 'session/prompt', params: { sessionId: SESSION_ID, prompt: [{ type: 'text', text: 'Rename loadConfig and update its callers, then run the tests.' }] } });
+        out.push({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'session/prompt',
+          params: { sessionId: SESSION_ID, prompt: [{ type: 'text', text: 'Rename loadConfig and update its callers, then run the tests.' }] },
+        });
         break;
       case 4:
         out.push({ jsonrpc: '2.0', method: 'session/cancel', params: { sessionId: SESSION_ID } });
@@ -92,4 +148,65 @@ export function clientMessages(n: number): object[] {
     }
   }
   return out;
+}
+
+/**
+ * A realistic stretch of an agent's output: mostly small message chunks, a tool call now and
+ * then, and one in 500 messages a tool result carrying 100 KB of output (a test run, a file).
+ */
+export function traffic(n: number): { bytes: Buffer; count: number; toolOutputs: number } {
+  const texts = chunkTexts(n, 3);
+  const output = sourceFile(100_000);
+  const lines: string[] = [];
+  let toolOutputs = 0;
+  for (let i = 0; i < n; i++) {
+    if (i % 500 === 250) {
+      toolOutputs++;
+      const update = {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: `call-${i}`,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: output } }],
+      };
+      lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION_ID, update } }));
+    } else if (i % 100 === 50) {
+      const update = {
+        sessionUpdate: 'tool_call',
+        toolCallId: `call-${i}`,
+        title: 'Run npm test',
+        kind: 'execute',
+        status: 'pending',
+        rawInput: { command: 'npm test' },
+      };
+      lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION_ID, update } }));
+    } else {
+      lines.push(JSON.stringify(chunkNotification(texts[i])));
+    }
+  }
+  return { bytes: Buffer.from(lines.join('\n') + '\n', 'utf8'), count: n, toolOutputs };
+}
+
+/** `size` characters of plausible TypeScript (ASCII, as most source files are). */
+export function sourceFile(size: number): string {
+  const rnd = prng(9);
+  const lines = [
+    'export function parseConfig(path: string): Config {',
+    '  const text = readFileSync(path, "utf8");',
+    '  if (!text.trim()) throw new Error(`empty config: ${path}`);',
+    '  return { ...defaults, ...(JSON.parse(text) as Partial<Config>) };',
+    '}',
+    '',
+    '// Retries with back-off: the server may still be starting.',
+    'for (let attempt = 0; attempt < 5; attempt++) {',
+    '  await delay(100 * 2 ** attempt);',
+    '}',
+  ];
+  const parts: string[] = [];
+  let length = 0;
+  while (length < size) {
+    const line = lines[Math.floor(rnd() * lines.length)] + '\n';
+    parts.push(line);
+    length += line.length;
+  }
+  return parts.join('').slice(0, size);
 }

@@ -25,9 +25,7 @@ export const rows: Row[] = [];
 export function record(row: Row): void {
   rows.push(row);
   const verdict = row.pass === undefined ? 'info' : row.pass ? 'PASS' : 'FAIL';
-  console.log(
-    `  ${row.name}: Reins ${row.reins} | baseline ${row.baseline} | ratio ${fmtRatio(row.ratio)} | target ${row.target} → ${verdict}`,
-  );
+  console.log(`  ${row.name}: Reins ${row.reins} | baseline ${row.baseline} | ratio ${fmtRatio(row.ratio)} | target ${row.target} → ${verdict}`);
   if (row.note) console.log(`    ${row.note}`);
 }
 
@@ -73,6 +71,48 @@ export async function bestOf(rounds: number, baseline: () => unknown, reins: () 
   return { baseline: b, reins: r };
 }
 
+export interface Spread {
+  median: number;
+  p90: number;
+  p99: number;
+  max: number;
+  runs: number;
+}
+
+/** The spread of a sample: what a row prints, so one lucky or unlucky run does not decide it. */
+export function spread(xs: number[]): Spread {
+  return { median: median(xs), p90: percentile(xs, 90), p99: percentile(xs, 99), max: Math.max(...xs), runs: xs.length };
+}
+
+/** "median 1.2 ms · p90 1.5 · p99 2.0 · max 2.0 ms (21 runs)". */
+export function fmtSpread(xs: number[], unit = 'ms'): string {
+  if (xs.length === 0) return 'n/a';
+  const s = spread(xs);
+  const f = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+  return `median ${f(s.median)} ${unit} · p90 ${f(s.p90)} · p99 ${f(s.p99)} · max ${f(s.max)} ${unit} (${s.runs} runs)`;
+}
+
+/**
+ * Runs each function once to warm up, then `rounds` times in turn (the order rotating each
+ * round, a full collection before each run), and returns every run's time in ms by name.
+ * Taking turns spreads the machine's background load over all of them alike.
+ */
+export async function alternate<K extends string>(rounds: number, fns: Record<K, () => unknown>): Promise<Record<K, number[]>> {
+  const names = Object.keys(fns) as K[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  for (const n of names) await fns[n]();
+  for (let i = 0; i < rounds; i++) {
+    for (let k = 0; k < names.length; k++) {
+      const n = names[(i + k) % names.length];
+      gc();
+      const t = now();
+      await fns[n]();
+      times[n].push(now() - t);
+    }
+  }
+  return times;
+}
+
 /** A full collection when node runs with --expose-gc; nothing otherwise. */
 export function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
@@ -95,16 +135,16 @@ export function fmtMs(ms: number): string {
   return ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`;
 }
 
-export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** The compact table at the end. */
 export function printTable(): void {
   const head = ['benchmark', 'Reins', 'baseline', 'ratio', 'target', 'result'];
   const body = rows.map((r) => [r.name, r.reins, r.baseline, fmtRatio(r.ratio), r.target, r.pass === undefined ? 'info' : r.pass ? 'PASS' : 'FAIL']);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   console.log('');
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

@@ -3,13 +3,19 @@
 //
 //   node out/test/bench/index.js            all benchmarks (re-runs itself with --expose-gc)
 //   node out/test/bench/index.js --quick    smaller sizes, for trying the harness out
+//   node out/test/bench/index.js --only framing,busy   some groups only (names: see `benches`)
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild } from './agents';
 import { hasGc, now, printTable, record, rows } from './harness';
+import { benchBusy } from './busy';
+import { benchCheckpoint } from './checkpoint';
+import { benchHost } from './host';
 import { benchLifeline } from './lifeline';
-import { benchFraming, benchLargeLine, benchTranscript, benchWriter } from './micro';
+import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
+import { benchTranscript } from './micro';
+import { benchWebview } from './webview';
 
 const RESPAWNED = 'REINS_BENCH_GC';
 
@@ -20,6 +26,10 @@ async function main(): Promise<number> {
     await memoryChild();
     return 0;
   }
+  if (childAt >= 0 && args[childAt + 1] === 'peak') {
+    await peakChild(args[childAt + 2], args[childAt + 3]);
+    return 0;
+  }
 
   // Heap figures need full collections: run again under --expose-gc, once.
   if (!hasGc() && !process.env[RESPAWNED]) {
@@ -28,6 +38,7 @@ async function main(): Promise<number> {
       env: { ...process.env, [RESPAWNED]: '1' },
     });
     if (again.error === undefined && again.status !== null) return again.status;
+    if (again.signal) return 1; // interrupted: do not run everything again without it
     console.log(`(could not re-run with --expose-gc: ${again.error?.message ?? again.signal}; heap figures are n/a)`);
   }
 
@@ -40,22 +51,32 @@ async function main(): Promise<number> {
   const scale = quick ? 0.1 : 1;
   console.log(
     `Reins benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ` +
-      `load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, gc ${hasGc() ? 'exposed' : 'not exposed'}${quick ? ', quick sizes' : ''}`,
+      `load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}, gc ${hasGc() ? 'exposed' : 'not exposed'}${quick ? ', quick sizes' : ''}`,
   );
   console.log('ratio = Reins cost / baseline cost (time or memory): 1.00× = as cheap as the baseline, higher = costlier.');
 
   const started = now();
   const benches: [string, () => Promise<void>][] = [
-    ['framing', () => benchFraming(200_000 * scale)],
-    ['framing: large line', () => benchLargeLine(quick ? 2 : 16)],
-    ['writer', () => benchWriter(200_000 * scale)],
+    ['framing:reader', () => benchReaders(50_000 * scale, quick ? 5 : 11)],
+    ['framing:writer', () => benchWriters(50_000 * scale, quick ? 5 : 11)],
+    ['framing:peak', () => benchPeak([...process.execArgv, __filename], quick ? 2 : 16, 3)],
     ['transcript', () => benchTranscript(200_000 * scale, 100_000 * scale)],
     ['end to end', () => benchEndToEnd(quick ? 5_000 : 50_000)],
     ['stop latency', () => benchStop(quick ? 5 : 20)],
     ['memory', () => benchMemory([...process.execArgv, __filename])],
+    ['busy', () => benchBusy([200, 1800, 3800], quick ? 1 : 3)],
+    ['host', () => benchHost(quick ? 5 : 20, quick ? 1_000 : 10_000)],
+    ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10)],
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
+    ['checkpoint', () => benchCheckpoint(quick ? 500 : 5_000, quick ? 3 : 7)],
   ];
+  const onlyAt = args.indexOf('--only');
+  const only = onlyAt >= 0 ? new Set(args[onlyAt + 1]?.split(',')) : undefined;
   for (const [name, run] of benches) {
+    if (only && ![...only].some((o) => name.startsWith(o))) continue;
     try {
       await run();
     } catch (error) {
@@ -71,9 +92,9 @@ async function main(): Promise<number> {
 
 // A benchmark that hangs (an agent that never answers) must not hang the run.
 setTimeout(() => {
-  console.error('bench: gave up after 5 minutes');
+  console.error('bench: gave up after 20 minutes');
   process.exit(1);
-}, 5 * 60_000);
+}, 20 * 60_000);
 
 main().then(
   (code) => process.exit(code),

@@ -12,7 +12,8 @@ import { configureLifeline } from '../../src/acp/lifeline';
 import { silentLogger } from '../../src/util/logger';
 import { agentJs, repo } from './agents';
 import { chunkTexts } from './data';
-import { delay, fmtMs, fmtRate, median, now, percentile, record } from './harness';
+import { fmtMs, fmtRate, median, now, percentile, record } from './harness';
+import { sleep } from '../helpers';
 
 // Start: the agent's own start is ~100 ms of Node; the watchdog's fork/exec and its Node
 // starting on the other core may add a little. 1.5× or +30 ms, whichever is larger.
@@ -52,7 +53,7 @@ async function once(args: string[], cwd: string, stream: boolean, n = 0): Promis
   if (stream) {
     // The watchdog's own start (a Node, ~100 ms of CPU) is counted in the start row; here the
     // question is whether anything of the lifeline slows the stream once both are running.
-    await delay(500);
+    await sleep(500);
     const opened = lineWith('"id":2,');
     send(2, 'session/new', { cwd, mcpServers: [] });
     await opened;
@@ -106,7 +107,7 @@ export async function benchLifeline(startRuns: number, chunks: number): Promise<
       const b2 = first ? b! : await measure(false);
       if (r.watchdogPrivateKiB !== undefined) memory.push(r.watchdogPrivateKiB);
       // Let the watchdog and the ended agents go before the next pair.
-      await delay(150);
+      await sleep(150);
       if (i < 2) continue; // warm-up
       starts.baseline.push(b2.startMs);
       starts.reins.push(r.startMs);

@@ -92,7 +92,16 @@ const USER_SETTINGS = {
  * which the extension host inherits exactly (force-disable-user-env).
  * Returns { port, url, pid, scratch, output(), stop() }.
  */
-export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.1', settings = {}, verbose = !!process.env.REINS_HOST_VERBOSE } = {}) {
+export async function startCodeServer({
+  folder,
+  env = {},
+  port,
+  host = '127.0.0.1',
+  settings = {},
+  machineSettings,
+  verbose = !!process.env.REINS_HOST_VERBOSE,
+  workspaceTrust = false,
+} = {}) {
   installSignalHandlers();
   const paths = await ensureCodeServer();
   port ??= await freePort(host);
@@ -100,18 +109,28 @@ export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.
   const ud = join(scratch, 'user-data');
   mkdirSync(join(ud, 'User'), { recursive: true });
   writeFileSync(join(ud, 'User', 'settings.json'), JSON.stringify({ ...USER_SETTINGS, ...settings }, null, 2));
+  // A remote window (code-server's) reads machine-scoped settings, such as reins.agents, from here.
+  if (machineSettings) {
+    mkdirSync(join(ud, 'Machine'), { recursive: true });
+    writeFileSync(join(ud, 'Machine', 'settings.json'), JSON.stringify(machineSettings, null, 2));
+  }
 
   const args = [
     paths.codeServerEntry,
-    '--bind-addr', `${host}:${port}`,
-    '--auth', 'none',
+    '--bind-addr',
+    `${host}:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    // workspaceTrust: as a user has it, so that the folder opens untrusted (test/integration/trust.test.ts).
+    ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--user-data-dir', ud,
-    '--extensions-dir', join(scratch, 'extensions'),
+    '--user-data-dir',
+    ud,
+    '--extensions-dir',
+    join(scratch, 'extensions'),
     // Otherwise the login shell's profile is merged into the extension host's env.
     ...vscodeOptionArgs(['force-disable-user-env']),
     // Required for the payload (extensionDevelopmentPath / extensionTestsPath) to be honoured.
@@ -188,16 +207,35 @@ export async function startCodeServer({ folder, env = {}, port, host = '127.0.0.
   return { port, host, url, pid: child.pid, scratch, env: serverEnv, output: () => lines.slice(), exited: exitPromise, stop };
 }
 
-/** Workbench URL that opens `folder` and loads an unpacked extension (and, optionally, a suite). */
-export function workbenchUrl(server, { folder, extensionDevelopmentPath, extensionTestsPath } = {}) {
+/** Workbench URL that opens `folder` (or a `.code-workspace` file, `workspace`) and loads an unpacked extension (and, optionally, a suite). */
+export function workbenchUrl(server, { folder, workspace, extensionDevelopmentPath, extensionTestsPath } = {}) {
   const remote = (p) => `vscode-remote://${server.host}:${server.port}${p}`;
   const payload = [];
   if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
   if (extensionTestsPath) payload.push(['extensionTestsPath', remote(extensionTestsPath)]);
   const q = new URLSearchParams();
   if (folder) q.set('folder', folder);
+  if (workspace) q.set('workspace', workspace);
   if (payload.length) q.set('payload', JSON.stringify(payload));
   return `${server.url}/?${q}`;
+}
+
+/** How long the workbench may take to send its first response: on a loaded machine far more than
+ *  Playwright's 30 s default (runs timed out at goto before any test ran). */
+export const FIRST_RESPONSE_MS = 120_000;
+
+/**
+ * Opens the workbench at `url`, waiting up to FIRST_RESPONSE_MS for its first response only
+ * (`commit`): what the caller needs next (the status bar drawn, the suite's exit) it waits for
+ * with its own timeout.
+ */
+export function openWorkbench(page, url) {
+  return page.goto(url, { waitUntil: 'commit', timeout: FIRST_RESPONSE_MS });
+}
+
+/** A window reload, by openWorkbench's rule. */
+export function reloadWorkbench(page) {
+  return page.reload({ waitUntil: 'commit', timeout: FIRST_RESPONSE_MS });
 }
 
 // ---- Chromium --------------------------------------------------------------------------------
@@ -219,8 +257,16 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const removeProfile = () => rmSync(profile, { recursive: true, force: true });
   exitHooks.add(removeProfile); // Playwright itself kills the browser when we exit
@@ -256,8 +302,23 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+    } catch (err) {
+      // Under load the workbench can miss an early F1 (the lifeline smoke failed here twice at a
+      // load average of 20): press it again until the deadline.
+      if (Date.now() > deadline) throw err;
+      continue;
+    }
+    try {
+      // The palette can close again between showing and the fill (focus moving to a view that
+      // opens at the same moment: the view smoke failed here once, "element is not visible"
+      // for 30 s): open it again rather than wait on a closed one.
+      await input.fill(`>${title}`, { timeout: 5_000 });
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      continue;
+    }
     try {
       await row.first().waitFor({ state: 'visible', timeout: 2_000 });
       await page.keyboard.press('Enter');
@@ -267,5 +328,40 @@ export async function runCommand(page, title, timeoutMs = 60_000) {
       if (Date.now() > deadline) throw new Error(`command "${title}" did not appear in the palette within ${timeoutMs / 1000} s`);
       await page.waitForTimeout(1_000);
     }
+  }
+}
+
+/** The webview frame (inside iframe.webview.ready → #active-frame) that holds `selector`. The same
+ *  document as page.frameLocator('iframe.webview.ready').frameLocator('#active-frame'), but
+ *  searching all frames stays correct when more than one webview is open. */
+export async function findWebviewFrame(page, selector, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if (await frame.$(selector).catch(() => null)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview containing ${selector} within ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(500);
+  }
+}
+
+/** The webview frame holding `selector` whose iframe lies inside `part`'s box ('.part.auxiliarybar', '.part.editor'). */
+export async function frameIn(page, part, selector, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const box = await page
+      .locator(part)
+      .boundingBox()
+      .catch(() => null);
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame() || !(await frame.$(selector).catch(() => null))) continue;
+      // The document sits in #active-frame inside the webview's iframe: that outer iframe is placed over the part.
+      const outer = frame.parentFrame() && frame.parentFrame() !== page.mainFrame() ? await frame.parentFrame().frameElement() : await frame.frameElement();
+      const at = await outer.boundingBox().catch(() => null);
+      if (box && at && at.width > 0 && at.x >= box.x - 1 && at.x + at.width <= box.x + box.width + 1) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview in ${part} containing ${selector} within ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(300);
   }
 }

@@ -8,10 +8,13 @@
 //    "reused"). Activation must end the first and leave the second, and log what it ended.
 // 2. SIGKILL of the extension host. Reins runs the scripted agent `outlives-host` (ignores
 //    stdin's end and SIGTERM, as codex-acp and claude-agent-acp ignore the first) through the
-//    command palette (Reins: Send Prompt); its turn spawns `sleep 60`. The extension host
-//    (`--type=extensionHost`, below code-server) is killed with SIGKILL: nothing of the agent's
-//    tree nor its watchdog may be left within 5 s. Reins has no activation event that fires on
-//    its own, so the restarted extension host does not load it: only the watchdog can do this.
+//    command palette (Reins: Send Prompt); its turn spawns `sleep 60`, and asks Reins for a
+//    terminal (terminal/create: `sh -c 'sleep 61 & wait'`, a child of the extension host in a
+//    process group of its own, not in the agent's tree; the host tells the watchdog `guard`).
+//    The extension host (`--type=extensionHost`, below code-server) is killed with SIGKILL:
+//    nothing of the agent's tree, the terminal's, nor the watchdog may be left within 5 s. Reins
+//    has no activation event that fires on its own, so the restarted extension host does not
+//    load it: only the watchdog can do this.
 //
 // Standalone: `node test/host/lifelineSmoke.mjs` (needs dist/ built). POSIX only.
 //
@@ -21,6 +24,9 @@
 //   within 5000 ms (after 5054 ms still running: 21863 …/scripted-agent.js --scenario …
 //   outlives-host.json …; 21865 …/node …/dist/watchdog.js --agent 21863 …; 21893 sh -c sleep 60;
 //   21899 sleep 60)".
+// - The watchdog ignoring `guard` (watchdog.ts's `heard` never adding a terminal): "FAILED:
+//   agent, its tool, its terminal and the watchdog gone after the extension host's SIGKILL: not
+//   within 5000 ms (after 5142 ms still running: 13488 sh -c sleep 61 & wait; 13489 sleep 61)".
 // - The activation clean-up not started (extension.ts without `endAgentsLeftBehind`):
 //   "FAILED: the recorded tree with its start time ended at activation: not within 5000 ms".
 // - The start-time check removed from the verdict (agentRecords.ts `judge`) and from endTree
@@ -32,7 +38,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, launchBrowser, onCleanup, runCommand, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, FIRST_RESPONSE_MS, launchBrowser, onCleanup, openWorkbench, runCommand, startCodeServer, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (m) => console.log(`[lifeline] ${m}`);
@@ -78,6 +84,8 @@ function below(root, all = processes()) {
   }
   return found;
 }
+// Its own copy of test/helpers.ts's waitFor: the host scripts run under plain `node`, unbuilt, and
+// cannot import TypeScript. (This one also hands back the condition's value.)
 async function waitFor(what, cond, ms) {
   const t0 = Date.now();
   for (;;) {
@@ -176,8 +184,8 @@ async function main() {
   // 2. Reins activates through a command that starts the agent and its turn.
   const browser = await launchBrowser();
   const { page } = browser;
-  await page.goto(workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }), { waitUntil: 'domcontentloaded', timeout: 90_000 });
-  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+  await openWorkbench(page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: FIRST_RESPONSE_MS });
   await runCommand(page, 'Reins: Send Prompt');
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -194,15 +202,26 @@ async function main() {
       : [];
   const { value: toolEvent } = await waitFor('the agent runs its tool', () => records().find((e) => e.event === 'tool-process-started'), 30_000);
   const agent = records().find((e) => e.event === 'started').pid;
+  // The terminal: its shell leads a group of its own, with `sleep 61` in it.
+  const { value: terminalShell } = await waitFor(
+    'the terminal runs',
+    () => processes().find((p) => p.args === 'sh -c sleep 61 & wait' && p.pgid === p.pid && below(p.pid).some((c) => c.args === 'sleep 61')),
+    30_000,
+  );
   const all = processes();
   const treePids = [agent, ...below(agent, all).map((p) => p.pid)];
+  const terminalPids = [terminalShell.pid, ...below(terminalShell.pid, all).map((p) => p.pid)];
   const watchdog = all.find((p) => /watchdog\.js/.test(p.args) && p.args.includes(`--agent ${agent} `));
   const extHost = all.find((p) => p.pid === watchdog?.ppid);
   if (!watchdog) throw new Error(`no watchdog for agent ${agent}`);
   if (!extHost || !/--type=extensionHost/.test(extHost.args)) throw new Error(`the watchdog's parent is not the extension host: ${JSON.stringify(extHost)}`);
-  log(`agent ${agent}, its tree ${treePids.join(' ')} (tool ${toolEvent.pid}), watchdog ${watchdog.pid}, extension host ${extHost.pid}`);
+  if (terminalShell.ppid !== extHost.pid || treePids.includes(terminalShell.pid))
+    throw new Error(`the terminal is not the extension host's child outside the agent's tree: ${JSON.stringify(terminalShell)}`);
+  log(
+    `agent ${agent}, its tree ${treePids.join(' ')} (tool ${toolEvent.pid}), terminal ${terminalPids.join(' ')}, watchdog ${watchdog.pid}, extension host ${extHost.pid}`,
+  );
   // If this test fails, what it started must not run on (each pid only while it is still that process).
-  const starts = new Map([...treePids, watchdog.pid].map((pid) => [pid, startTimeOf(pid)]));
+  const starts = new Map([...treePids, ...terminalPids, watchdog.pid].map((pid) => [pid, startTimeOf(pid)]));
   onCleanup(() => {
     for (const [pid, start] of starts) if (start && startTimeOf(pid) === start) process.kill(pid, 'SIGKILL');
   });
@@ -210,11 +229,17 @@ async function main() {
   // 1, checked: the activation clean-up has run by now (it starts at activation).
   await waitFor('the recorded tree with its start time ended at activation', () => !running(left) && !running(leftSleep), 5000);
   if (!running(reused) || !running(reusedSleep)) throw new Error('the tree whose recorded start time differs was ended');
-  const reinsLog = findFile(
-    join(server.scratch, 'user-data', 'logs'),
-    (p) => /Reins\.log$/.test(p) && readFileSync(p, 'utf8').includes('left running by an extension host that is gone'),
+  // The log service writes the channel to disk in batches, so the line may reach the file a while
+  // after the trees are gone (CI on 2 busy cores once looked too early and failed here).
+  const { value: reinsLog } = await waitFor(
+    'the Reins log says what the activation clean-up ended',
+    () =>
+      findFile(
+        join(server.scratch, 'user-data', 'logs'),
+        (p) => /Reins\.log$/.test(p) && readFileSync(p, 'utf8').includes('left running by an extension host that is gone'),
+      ),
+    20_000,
   );
-  if (!reinsLog) throw new Error('the Reins log does not say what the activation clean-up ended');
   log(`activation clean-up: ended ${left} and its sleep ${leftSleep}, left ${reused} alone; the Reins log says:`);
   log(
     `  ${readFileSync(reinsLog, 'utf8')
@@ -231,9 +256,13 @@ async function main() {
   // 2, the kill.
   process.kill(extHost.pid, 'SIGKILL');
   const killedAt = Date.now();
-  const watched = [...treePids, watchdog.pid];
+  const watched = [...treePids, ...terminalPids, watchdog.pid];
   try {
-    const { ms } = await waitFor("agent, its tool and the watchdog gone after the extension host's SIGKILL", () => !watched.some(running), KILL_BUDGET_MS);
+    const { ms } = await waitFor(
+      "agent, its tool, its terminal and the watchdog gone after the extension host's SIGKILL",
+      () => !watched.some(running),
+      KILL_BUDGET_MS,
+    );
     log(`PASS: SIGKILL of the extension host → ${watched.join(' ')} gone after ${ms} ms (the agent ignores SIGTERM: 1.5 s grace, then SIGKILL)`);
   } catch (err) {
     const left = processes()
@@ -243,6 +272,7 @@ async function main() {
   }
   const report = readFileSync(join(storage, 'watchdog.jsonl'), 'utf8');
   if (!report.includes('"agent":' + agent)) throw new Error(`the watchdog did not report agent ${agent}: ${report}`);
+  if (!report.includes(`"terminals":[${terminalShell.pid}]`)) throw new Error(`the watchdog did not report terminal ${terminalShell.pid}: ${report}`);
   await browser.close();
   log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }

@@ -1,17 +1,20 @@
 #!/usr/bin/env node
-// Reload smoke: the panel survives a real window reload. In code-server driven by Chromium:
-// open the panel, get a long answer from a scripted agent that can resume sessions, scroll up,
-// type a draft, reload the page (the extension host restarts: deactivate, then activate through
-// `onWebviewPanel:reins.panel`), and check that VS Code handed the panel back to Reins' serializer
-// with the transcript (from the workspace's storage: session/resume replays nothing), the draft
-// and the scroll position, and that the agent resumed the same session (its record).
+// Reload smoke: the conversation survives a real window reload, in the Reins view and in an
+// editor tab. In code-server driven by Chromium: open the conversation (the view, in the
+// secondary side bar), get a long answer from a scripted agent that can resume sessions (after
+// an edit whose permission is answered), scroll up, type a draft, reload the page (the extension
+// host restarts), and check that the view came back with the transcript (from the workspace's
+// storage: session/resume replays nothing), the permission inside its tool card, the draft and
+// the scroll position, and that the agent resumed the same session (its record). Then the
+// conversation moves into an editor tab, and after a second reload VS Code hands the tab back to
+// Reins' serializer with the transcript.
 //
 // Standalone: `node test/host/reloadSmoke.mjs` (needs dist/ built). Screenshots in test-results/.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, launchBrowser, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, frameIn, launchBrowser, openWorkbench, reloadWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -21,18 +24,6 @@ const DRAFT = 'a draft typed before the reload';
 const LINES = 80;
 
 const step = stepper(log);
-
-async function findWebviewFrame(page, selector, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame()) continue;
-      if (await frame.$(selector).catch(() => null)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview containing ${selector} within ${timeoutMs / 1000} s`);
-    await page.waitForTimeout(500);
-  }
-}
 
 const entries = (record) =>
   readFileSync(record, 'utf8')
@@ -51,7 +42,16 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
   const story = Array.from({ length: LINES }, (_, i) => `Line ${i + 1} of the story.`).join('\n\n');
   const scenario = {
     sessions: { load: true, resume: true, file: join(scratch, 'sessions.jsonl') },
-    prompts: [{ steps: [{ text: story, chunk: 400, intervalMs: 1 }] }],
+    prompts: [
+      {
+        steps: [
+          { tool: { id: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'pending' } },
+          { permission: { toolCallId: 'edit-1', title: 'Edit notes.md' } },
+          { toolUpdate: { id: 'edit-1', status: 'completed' } },
+          { text: story, chunk: 400, intervalMs: 1 },
+        ],
+      },
+    ],
   };
   writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(scenario));
   // Workspace settings: `reins.agents` is machine-overridable, so a folder may set it.
@@ -66,6 +66,8 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         },
       },
       'reins.defaultAgent': 'keeper',
+      // The view first (a server shared with the UI smoke opens conversations in tabs).
+      'reins.openIn': 'sideBar',
     }),
   );
   const ownServer = !server;
@@ -76,17 +78,18 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
   let frame;
   try {
     await step('workbench drawn', async () => {
-      await page.goto(url);
+      await openWorkbench(page, url);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
     });
     await step('ran "Reins: Open Agent Panel"', () => runCommand(page, 'Reins: Open Agent Panel', timeoutMs));
-    frame = await step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
-    await step('a long answer', async () => {
+    frame = await step('the conversation in the Reins view', () => frameIn(page, '.part.auxiliarybar', '#prompt-input', timeoutMs));
+    await step('an edit, its permission answered, then a long answer', async () => {
       const input = frame.locator('#prompt-input');
       await frame.waitForFunction(() => !document.querySelector('#prompt-input')?.readOnly, null, { timeout: timeoutMs });
       await input.click();
       await input.pressSequentially(PROMPT, { delay: 10 });
       await input.press('Enter');
+      await frame.locator('.entry.tool .entry.permission.nested button[data-option-id]').first().click({ timeout: timeoutMs });
       await frame
         .locator('.entry.agent', { hasText: `Line ${LINES} of the story.` })
         .first()
@@ -112,17 +115,21 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
     await page.screenshot({ path: join(resultsDir, 'reload-before.png') });
 
     await step('reloaded the window', async () => {
-      await page.reload();
+      await reloadWorkbench(page);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
     });
-    // Sabotage (registerPanelSerializer left out of activate): "no webview containing #prompt-input within 90 s".
-    frame = await step('the panel came back (serializer)', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
+    frame = await step('the Reins view came back', () => frameIn(page, '.part.auxiliarybar', '#prompt-input', timeoutMs));
     await step('its transcript, from the workspace storage', () =>
       frame
         .locator('.entry.agent', { hasText: `Line ${LINES} of the story.` })
         .first()
         .waitFor({ timeout: timeoutMs }),
     );
+    await step('the answered permission inside its tool card, not on its own', async () => {
+      await frame.locator('.entry.tool .entry.permission.nested .permission-answer').first().waitFor({ timeout: 10_000 });
+      const loose = await frame.locator('.entry.permission:not(.nested)').count();
+      if (loose) throw new Error(`${loose} permission request(s) outside their tool card`);
+    });
     await step('its draft', async () => {
       const value = await frame.locator('#prompt-input').inputValue();
       if (value !== DRAFT) throw new Error(`the input holds ${JSON.stringify(value)}, want ${JSON.stringify(DRAFT)}`);
@@ -156,6 +163,26 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
       if (pos.top > 50) throw new Error(`scrolled to ${pos.top} of ${pos.max}, want the top`);
     });
     await page.screenshot({ path: join(resultsDir, 'reload-after.png') });
+
+    await step('moved into an editor tab', async () => {
+      await runCommand(page, 'Reins: Move Conversation to Editor', timeoutMs);
+      frame = await frameIn(page, '.part.editor', '#prompt-input', timeoutMs);
+      await page.waitForTimeout(6000); // the workbench writes webview states every 5 s
+    });
+    await step('reloaded the window again', async () => {
+      await reloadWorkbench(page);
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
+    });
+    // Sabotage (registerPanelSerializer left out of activate): "no webview containing #prompt-input within 90 s".
+    frame = await step('the editor tab came back (serializer), with its transcript', async () => {
+      const tab = await frameIn(page, '.part.editor', '#prompt-input', timeoutMs);
+      await tab
+        .locator('.entry.agent', { hasText: `Line ${LINES} of the story.` })
+        .first()
+        .waitFor({ timeout: timeoutMs });
+      return tab;
+    });
+    await page.screenshot({ path: join(resultsDir, 'reload-after-tab.png') });
   } catch (err) {
     await page.screenshot({ path: join(resultsDir, 'reload-failure.png') }).catch(() => {});
     const transcript = frame

@@ -1,20 +1,25 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
-// --tests`) inside a real VS Code extension host, then the UI smoke phase.
+// --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
+// hostile and view smokes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
 // Env:  REINS_TEST_GREP, REINS_SKIP_UI=1, REINS_TEST_TIMEOUT_MIN (default 20),
 //       REINS_EXT_DEV_PATH / REINS_TESTS_PATH (override extension folder / suite index),
-//       REINS_HOST_VERBOSE=1 (echo code-server's own output). Everything else in the
+//       REINS_HOST_VERBOSE=1 (echo code-server's own output), REINS_WORKSPACE_TRUST=1 (workspace
+//       trust on: the folder opens untrusted; npm run test:trust), REINS_MULTI_ROOT=1 (a multi-root
+//       workspace, multiRootWorkspace() below; npm run test:load). Everything else in the
 //       environment (e.g. REINS_TEST_RECORD_DIR) reaches the extension host unchanged.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, launchBrowser, onCleanup, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { runHostileSmoke } from './hostileSmoke.mjs';
 import { runReloadSmoke } from './reloadSmoke.mjs';
 import { runUiSmoke } from './uiSmoke.mjs';
+import { runViewSmoke } from './viewSmoke.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const extensionDevelopmentPath = resolve(process.env.REINS_EXT_DEV_PATH || repo);
@@ -42,23 +47,57 @@ function freshWorkspace() {
   return dir;
 }
 
+/** The checkouts of the multi-root workspace, each opened as two workspace folders. */
+const CHECKOUTS = ['one', 'two', 'three', 'four'];
+
+/**
+ * A multi-root workspace for the load test (test/integration/load.test.ts): four copies of the
+ * fixture workspace (four checkouts), each opened as two workspace folders, itself and its `pkg`
+ * folder, since Reins keeps one conversation per workspace folder (src/windowSessions.ts). The
+ * `.code-workspace` file is written in the same temporary folder; removed at cleanup.
+ */
+function multiRootWorkspace() {
+  const dir = mkdtempSync(join(tmpdir(), 'reins-multi-'));
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const folders = [];
+  for (const name of CHECKOUTS) {
+    cpSync(join(repo, 'test/fixtures/workspace'), join(dir, name), { recursive: true });
+    mkdirSync(join(dir, name, 'pkg'));
+    writeFileSync(join(dir, name, 'pkg', 'index.js'), `// ${name}/pkg\n`);
+    folders.push({ path: name }, { path: `${name}/pkg` });
+  }
+  const file = join(dir, 'load.code-workspace');
+  writeFileSync(file, JSON.stringify({ folders, settings: {} }, null, 2));
+  return file;
+}
+
 async function runElectron(workspace) {
   const { runTests } = await import('@vscode/test-electron');
   return runTests({
     extensionDevelopmentPath,
     extensionTestsPath,
     launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust'],
-  }).then(() => 0, (err) => {
-    console.error(`[integration] ${err?.message ?? err}`);
-    return 1;
-  });
+  }).then(
+    () => 0,
+    (err) => {
+      console.error(`[integration] ${err?.message ?? err}`);
+      return 1;
+    },
+  );
 }
 
 async function runCodeServer(workspace) {
   // The extension host also appends the reporter output here (see test/integration/index.ts);
   // we print it only if the console forwarding through codeAutomationLog showed none of it.
   const outputFile = `${workspace}-mocha.log`;
-  const server = await startCodeServer({ folder: workspace, env: { REINS_TEST_OUTPUT: outputFile } });
+  // Conversations open in an editor tab here: the exit-path matrix closes the tab ("panel closed"),
+  // and the suites check tabs. The Reins view (the default) has its own smoke (viewSmoke.mjs).
+  const trust = process.env.REINS_WORKSPACE_TRUST === '1';
+  const settings = {
+    'reins.openIn': 'editor',
+    ...(trust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+  };
+  const server = await startCodeServer({ folder: workspace, env: { REINS_TEST_OUTPUT: outputFile }, settings, workspaceTrust: trust });
   log(`code-server on ${server.url} (pid ${server.pid}) after ${secs()}`);
   const browser = await launchBrowser();
   const { page } = browser;
@@ -89,10 +128,14 @@ async function runCodeServer(workspace) {
     exit(1);
   });
 
-  const url = workbenchUrl(server, { folder: workspace, extensionDevelopmentPath, extensionTestsPath });
+  const opened = workspace.endsWith('.code-workspace') ? { workspace } : { folder: workspace };
+  const url = workbenchUrl(server, { ...opened, extensionDevelopmentPath, extensionTestsPath });
   log(`opening ${url}`);
   const t0 = Date.now();
-  await page.goto(url);
+  // Only the navigation's start is awaited (openWorkbench: up to 120 s): the workbench's load
+  // event came after goto's 30 s with workspace trust on, and under a load average of 20 on 2
+  // cores (the run failed before any test started); what follows waits for the suite's own signal.
+  await openWorkbench(page, url);
   let timer;
   let finished = false;
   const code = await Promise.race([
@@ -121,7 +164,9 @@ async function runCodeServer(workspace) {
   }
   rmSync(outputFile, { force: true });
   await browser.close();
-  const tally = Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ');
+  const tally = Object.entries(counts)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
   return { code: code === 'timeout' ? 1 : code, server, tally };
 }
 
@@ -131,7 +176,7 @@ async function main() {
     return 1;
   }
   const electron = process.env.REINS_TEST_HOST === 'electron';
-  const workspace = freshWorkspace();
+  const workspace = process.env.REINS_MULTI_ROOT === '1' ? multiRootWorkspace() : freshWorkspace();
   log(`host=${electron ? 'electron' : 'code-server'} extension=${extensionDevelopmentPath} workspace=${workspace}`);
   const results = [];
   try {
@@ -145,14 +190,30 @@ async function main() {
         const t = Date.now();
         const ok = await runUiSmoke({ server: r.server, workspace: uiWorkspace, extensionDevelopmentPath }).then(
           () => true,
-          (err) => (console.error(`[ui-smoke] FAILED: ${err?.message ?? err}`), false));
+          (err) => (console.error(`[ui-smoke] FAILED: ${err?.message ?? err}`), false),
+        );
         results.push([`ui smoke (${secs(t)})`, ok ? 0 : 1]);
         // A real window reload: the panel, its transcript, draft and scroll, the session resumed.
         const t2 = Date.now();
         const reloaded = await runReloadSmoke({ server: r.server, extensionDevelopmentPath }).then(
           () => true,
-          (err) => (console.error(`[reload-smoke] FAILED: ${err?.message ?? err}`), false));
+          (err) => (console.error(`[reload-smoke] FAILED: ${err?.message ?? err}`), false),
+        );
         results.push([`reload smoke (${secs(t2)})`, reloaded ? 0 : 1]);
+        // The hostile corpus in the real panel: nothing runs, no CSP violation, nothing lost.
+        const t4 = Date.now();
+        const hostile = await runHostileSmoke({ server: r.server, extensionDevelopmentPath }).then(
+          () => true,
+          (err) => (console.error(`[hostile-smoke] FAILED: ${err?.message ?? err}`), false),
+        );
+        results.push([`hostile smoke (${secs(t4)})`, hostile ? 0 : 1]);
+        // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
+        const t3 = Date.now();
+        const viewed = await runViewSmoke({ extensionDevelopmentPath }).then(
+          () => true,
+          (err) => (console.error(`[view-smoke] FAILED: ${err?.message ?? err}`), false),
+        );
+        results.push([`view smoke (${secs(t3)})`, viewed ? 0 : 1]);
       }
     }
   } finally {

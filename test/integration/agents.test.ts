@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { events, readRecord } from '../fixtures/scriptedAgent/records';
-import { api, extensionPath, logText, resetReins, send, setting, waitUntil } from './support';
+import { api, extensionPath, logText, resetReins, send, setting } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
+import { sleep, waitFor } from '../helpers';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'reins-it-agents-'));
 
@@ -137,7 +138,7 @@ describe('agents ready to pick (issue 9)', function () {
     assert.equal(await select('nvm-installed'), true);
     assert.equal((await api()).state()!.agentPhase, 'ready');
     const line = `agent nvm-installed: \`${name}\` is not on the extension host's PATH; using ${path.join(loginBin, name)}, found through the login shell (${shell})`;
-    await waitUntil('the log line', async () => (await logText()).includes(line));
+    await waitFor('the log line', async () => (await logText()).includes(line));
   });
 
   // Sabotage (writeAgentEntry writing the merged value): "the workspace's agent was copied into
@@ -152,7 +153,7 @@ describe('agents ready to pick (issue 9)', function () {
     try {
       await setting('registryUrl', url);
       const picking = select();
-      await waitUntil(
+      await waitFor(
         'the picker with the registry and what is installed',
         () => {
           const qp = cap.picker();
@@ -203,20 +204,20 @@ describe('agents ready to pick (issue 9)', function () {
     const url = `http://127.0.0.1:1/reins-offline-${Date.now()}.json`;
     await setting('registryUrl', url);
     const picking = select();
-    await waitUntil('the picker to finish loading', () => !!cap.picker() && !cap.picker()!.busy, 20_000);
+    await waitFor('the picker to finish loading', () => !!cap.picker() && !cap.picker()!.busy, 20_000);
     const qp = cap.picker()!;
     assert.ok(qp.items.some((i) => i.label.endsWith('gemini')) && qp.items.some((i) => i.label.endsWith('demo')));
     assert.ok(!qp.items.some((i) => /ACP Registry/.test(i.description ?? '')));
     qp.hide();
     assert.equal(await picking, false);
-    await waitUntil('the log line', async () => (await logText()).includes(`ACP registry not reachable (${url}`));
+    await waitFor('the log line', async () => (await logText()).includes(`ACP registry not reachable (${url}`));
     // Opened again while still offline: not asked again, not logged again.
     const first = cap.picker();
     const again = select();
-    await waitUntil('the second picker', () => cap.picker() !== first && !!cap.picker() && !cap.picker()!.busy, 20_000);
+    await waitFor('the second picker', () => cap.picker() !== first && !!cap.picker() && !cap.picker()!.busy, 20_000);
     cap.picker()!.hide();
     assert.equal(await again, false);
-    await new Promise((r) => setTimeout(r, 500)); // the log file is written asynchronously
+    await sleep(500); // the log file is written asynchronously
     const lines = (await logText()).split(`ACP registry not reachable (${url}`).length - 1;
     assert.equal(lines, 1, `${lines} lines`);
     const notes = [...(ui.calls.showErrorMessage ?? []), ...(ui.calls.showWarningMessage ?? [])];

@@ -1,8 +1,9 @@
 // Bad input gets a clear error and loses nothing: in the real extension host.
 import * as assert from 'node:assert/strict';
 import { responseTo, sent } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, logText, resetReins, send, setting, waitUntil } from './support';
+import { addAgent, api, logText, resetReins, send, setting } from './support';
 import * as vscode from 'vscode';
+import { waitFor } from '../helpers';
 
 async function select(name: string): Promise<boolean> {
   return (await vscode.commands.executeCommand<boolean>('reins.selectAgent', name)) ?? false;
@@ -29,7 +30,7 @@ describe('bad input', () => {
     assert.ok(await select(agent.name));
     const result = await send('big');
     assert.notEqual(result.status, 'completed');
-    await waitUntil('the limit in the log', async () => /larger than 1048576 bytes/.test(await logText()));
+    await waitFor('the limit in the log', async () => /larger than 1048576 bytes/.test(await logText()));
   });
 
   it('a request for a method we do not implement gets -32601; invalid params get -32602', async () => {
@@ -58,7 +59,12 @@ describe('bad input', () => {
   for (const [what, scenario, pattern, setup] of [
     ['a command that is not found', null, /\/no\/such\/agent-binary` was not found on the extension host's PATH or through your login shell/, undefined],
     ['an agent that exits at once', 'exit-at-once', /exited with code 1[\s\S]*no API key found/, undefined],
-    ['an agent that never answers initialize', 'init-never', /initialize got no answer within 1 s[\s\S]*will never come/, () => setting('initializeTimeoutSeconds', 1)],
+    [
+      'an agent that never answers initialize',
+      'init-never',
+      /initialize got no answer within 1 s[\s\S]*will never come/,
+      () => setting('initializeTimeoutSeconds', 1),
+    ],
   ] as const) {
     it(`${what}: a message in the panel with the command, status and stderr, an Open Log button, and the text kept`, async () => {
       await setup?.();
@@ -83,7 +89,10 @@ describe('bad input', () => {
       assert.ok(last.text.includes(scenario ? 'scripted-agent.js' : '/no/such/agent-binary'), 'names the command');
       // A command found nowhere is fixed in the settings; a start that failed is read in the log.
       const help = scenario ? 'openLog' : 'openSettings';
-      assert.ok(last.actions?.some((a) => a.action === help), `offers ${help}: ${JSON.stringify(last.actions)}`);
+      assert.ok(
+        last.actions?.some((a) => a.action === help),
+        `offers ${help}: ${JSON.stringify(last.actions)}`,
+      );
     });
   }
 });

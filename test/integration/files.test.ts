@@ -86,7 +86,9 @@ describe('fs: the agent stays inside the workspace', () => {
     await useAgent(agent);
     assert.deepEqual(await send('touch some files'), { status: 'completed', stopReason: 'end_turn' });
 
-    const replies = events(agent.entries(), 'call-answered').map((e) => e.reply as { result?: { content?: string }; error?: { code: number; message: string; data?: { reason?: string } } });
+    const replies = events(agent.entries(), 'call-answered').map(
+      (e) => e.reply as { result?: { content?: string }; error?: { code: number; message: string; data?: { reason?: string } } },
+    );
     const reason = (i: number) => replies[i].error?.data?.reason ?? `served: ${JSON.stringify(replies[i].result)}`;
     assert.equal(replies.length, 10);
     assert.equal(reason(0), 'outside-workspace', 'read through a link out');
@@ -118,5 +120,111 @@ describe('fs: the agent stays inside the workspace', () => {
     listed = files((await api()).state()!.transcript);
     assert.equal(listed.length, 2);
     assert.deepEqual(listed[1].files, [{ path: 'notes/second.md', bytes: 3, created: true, marks: [] }]);
+  });
+});
+
+describe('fs: files open in the editor', () => {
+  let ws: string;
+  let outside: string;
+  const BUFFER = 'buffer one\nbuffer two\nbuffer three\nbuffer four';
+
+  const files = () => vscode.workspace.getConfiguration('files');
+
+  before(async function () {
+    if (process.platform === 'win32') this.skip(); // the link needs privileges there
+    // In a browser (code-server) VS Code saves after a delay by default: the buffers must stay unsaved.
+    await files().update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    outside = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'the secret on disk');
+    fs.symlinkSync(outside, path.join(ws, 'editor-link'));
+    fs.writeFileSync(path.join(ws, 'open.txt'), 'disk one\ndisk two\n');
+  });
+
+  after(async () => {
+    // Revert what is left unsaved first: closing a dirty editor would ask, and nobody answers here.
+    for (const document of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
+      await vscode.window.showTextDocument(document);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await files().update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    await resetReins();
+    if (!ws) return;
+    for (const name of ['editor-link', 'open.txt', 'fresh']) fs.rmSync(path.join(ws, name), { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  /** Open `file` in an editor and change its text without saving. */
+  async function editUnsaved(file: string, text: string): Promise<vscode.TextDocument> {
+    const document = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(document);
+    await editor.edit((b) => b.replace(document.validateRange(new vscode.Range(0, 0, document.lineCount, 0)), text));
+    assert.ok(document.isDirty);
+    return document;
+  }
+
+  // Sabotage (readTextFile not asking the editor), this test printed, in code-server:
+  //   AssertionError: the unsaved buffer, not the disk  + content: 'disk one\ndisk two\n'
+  // Sabotage (writeTextFile not asking the editor: straight to disk), it printed:
+  //   + 'buffer one\nbuffer two\nbuffer three\nbuffer four'  - 'written by the agent\n'
+  //   (the editor kept the user's buffer; the agent's write was not in it, nor in its Undo)
+  it('reads an unsaved buffer (with line and limit), writes an open document undoably and saved, a closed file to disk; a link out stays refused', async () => {
+    const document = await editUnsaved(path.join(ws, 'open.txt'), BUFFER);
+    assert.equal(fs.readFileSync(path.join(ws, 'open.txt'), 'utf8'), 'disk one\ndisk two\n');
+    // A document open outside the folder, reached through a link inside it: still refused.
+    const secret = await editUnsaved(path.join(outside, 'secret.txt'), 'the secret, unsaved');
+    const agent = await addAgent({
+      prompts: [
+        {
+          steps: [
+            call('fs/read_text_file', { path: '${cwd}/open.txt' }),
+            call('fs/read_text_file', { path: '${cwd}/open.txt', line: 2, limit: 2 }),
+            call('fs/read_text_file', { path: '${cwd}/editor-link/secret.txt' }),
+            call('fs/write_text_file', { path: '${cwd}/editor-link/secret.txt', content: 'planted' }),
+            call('fs/write_text_file', { path: '${cwd}/open.txt', content: 'written by the agent\n' }),
+            call('fs/write_text_file', { path: '${cwd}/fresh/deeper/closed.txt', content: 'on disk\n' }),
+            { text: 'done' },
+          ],
+        },
+      ],
+    });
+    await useAgent(agent);
+    assert.deepEqual(await send('use the editor'), { status: 'completed', stopReason: 'end_turn' });
+
+    const replies = events(agent.entries(), 'call-answered').map(
+      (e) => e.reply as { result?: { content?: string }; error?: { code: number; data?: { reason?: string } } },
+    );
+    assert.equal(replies.length, 6);
+    assert.deepEqual(replies[0].result, { content: BUFFER }, 'the unsaved buffer, not the disk');
+    assert.deepEqual(replies[1].result, { content: 'buffer two\nbuffer three' }, 'line 2, limit 2 of the buffer');
+    assert.equal(replies[2].error?.data?.reason, 'outside-workspace', 'an open document outside, read through a link');
+    assert.equal(replies[3].error?.data?.reason, 'outside-workspace', 'an open document outside, written through a link');
+    assert.equal(secret.getText(), 'the secret, unsaved');
+    assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'the secret on disk');
+
+    // The open document shows the write, and it is saved: the disk has what the agent wrote.
+    assert.ok(replies[4].result, JSON.stringify(replies[4]));
+    assert.equal(document.getText(), 'written by the agent\n');
+    assert.equal(document.isDirty, false);
+    assert.equal(fs.readFileSync(path.join(ws, 'open.txt'), 'utf8'), 'written by the agent\n');
+    // A closed file: on disk, its folders made, and not opened.
+    assert.ok(replies[5].result, JSON.stringify(replies[5]));
+    assert.equal(fs.readFileSync(path.join(ws, 'fresh', 'deeper', 'closed.txt'), 'utf8'), 'on disk\n');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath.endsWith('closed.txt')));
+
+    const listed = (await api()).state()!.transcript.filter((e): e is Extract<TranscriptEntry, { kind: 'files' }> => e.kind === 'files');
+    assert.deepEqual(
+      listed.at(-1)?.files.map((f) => [f.path, f.created]),
+      [
+        ['open.txt', false],
+        ['fresh/deeper/closed.txt', true],
+      ],
+    );
+
+    // Undo in the editor takes the agent's write back: the buffer as the user left it.
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(document.getText(), BUFFER);
   });
 });

@@ -19,7 +19,10 @@ export function run(): Promise<void> {
   if (process.env.REINS_TEST_GREP) mocha.grep(process.env.REINS_TEST_GREP);
 
   // Test files are bundled next to this file (out/test/integration/*.test.js).
-  const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  const files = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort();
   for (const f of files) mocha.addFile(path.join(__dirname, f));
 
   return new Promise((resolve, reject) => {

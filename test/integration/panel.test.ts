@@ -2,7 +2,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { received } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil } from './support';
+import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
+import { waitFor } from '../helpers';
 
 describe('panel and prompt', () => {
   afterEach(resetReins);
@@ -16,14 +17,17 @@ describe('panel and prompt', () => {
     const before = reins.state()!.pid;
     await vscode.commands.executeCommand('reins.forceStop');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await waitUntil('the demo agent to exit', () => reins.state()?.agentPhase === 'exited');
+    await waitFor('the demo agent to exit', () => reins.state()?.agentPhase === 'exited');
     await vscode.commands.executeCommand('reins.openPanel');
-    await waitUntil('the demo agent to be ready again', () => reins.state()?.agentPhase === 'ready');
+    await waitFor('the demo agent to be ready again', () => reins.state()?.agentPhase === 'ready');
     const state = reins.state()!;
     assert.equal(state.agent, 'demo');
     assert.ok(state.pid && state.pid > 0 && state.pid !== before, 'a new process');
     assert.ok(state.sessionId);
-    assert.ok(state.transcript.some((e) => e.kind === 'notice' && /demonstration agent/.test(e.text)), 'the demo is labelled as such');
+    assert.ok(
+      state.transcript.some((e) => e.kind === 'notice' && /demonstration agent/.test(e.text)),
+      'the demo is labelled as such',
+    );
   });
 
   it("a prompt's answer appears in the transcript; sendPrompt resolves with the stop reason", async () => {
@@ -33,7 +37,10 @@ describe('panel and prompt', () => {
     assert.deepEqual(result, { status: 'completed', stopReason: 'end_turn' });
     const t = (await api()).state()!.transcript;
     assert.ok(t.some((e) => e.kind === 'user' && e.text === 'What is the answer?'));
-    assert.ok(t.some((e) => e.kind === 'agent' && e.markdown === 'The **answer** is 42.'), JSON.stringify(t));
+    assert.ok(
+      t.some((e) => e.kind === 'agent' && e.markdown === 'The **answer** is 42.'),
+      JSON.stringify(t),
+    );
     const prompt = received(agent.entries(), 'session/prompt')[0].msg.params;
     assert.deepEqual(prompt.prompt, [{ type: 'text', text: 'What is the answer?' }]);
     assert.equal(prompt.sessionId, (await api()).state()!.sessionId);
@@ -42,7 +49,7 @@ describe('panel and prompt', () => {
   it('agent stderr reaches the Reins log', async () => {
     const agent = await addAgent({ startup: { stderrLines: ['scripted-stderr-marker-7319'] }, prompts: [{ steps: [{ text: 'ok' }] }] });
     await useAgent(agent);
-    await waitUntil('the stderr line in the log', async () => /scripted-stderr-marker-7319/.test(await logText()), 10_000);
+    await waitFor('the stderr line in the log', async () => /scripted-stderr-marker-7319/.test(await logText()), 10_000);
   });
 
   it('a stderr flood does not stop the answer', async () => {
@@ -87,11 +94,14 @@ describe('panel and prompt', () => {
 
   it('the protocol trace logs every message with direction and timing, never env values', async () => {
     await setting('trace', 'messages');
-    const agent = await addAgent({ prompts: [{ steps: [{ text: 'traced' }] }] }, { env: { ELECTRON_RUN_AS_NODE: '1', REINS_SECRET_TOKEN: 'sekrit-value-123' } });
+    const agent = await addAgent(
+      { prompts: [{ steps: [{ text: 'traced' }] }] },
+      { env: { ELECTRON_RUN_AS_NODE: '1', REINS_SECRET_TOKEN: 'sekrit-value-123' } },
+    );
     await useAgent(agent);
     await send('trace me');
     await setting('trace', undefined);
-    await waitUntil('trace lines', async () => /→ \+[\d.]+s request session\/prompt/.test(await logText()));
+    await waitFor('trace lines', async () => /→ \+[\d.]+s request session\/prompt/.test(await logText()));
     const log = await logText();
     assert.match(log, /← \+[\d.]+s response #\d+ to session\/prompt after \d+ ms/);
     assert.match(log, /REINS_SECRET_TOKEN/, 'env keys are named');

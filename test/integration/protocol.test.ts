@@ -1,17 +1,18 @@
 // The rest of the ACP client surface in the real extension host (issue 9): session config
 // options and modes through reins.setConfigOption and the pickers, updates sent before the
-// answer to session/new, prompt files per promptCapabilities, reins.mcpServers, a protocol
+// answer to session/new, prompt files per promptCapabilities, reins.mcpServers (new, load, resume), a protocol
 // version Reins does not speak, and `$/cancel_request`. The record says what the agent got.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SetConfigResult } from '../../src/api';
 import { events, received } from '../fixtures/scriptedAgent/records';
 import { modelOption, modeOption } from '../fixtures/configOptions';
-import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil } from './support';
+import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
 import { stubWindow } from './uiStubs';
-
+import { waitFor } from '../helpers';
 
 const setOption = (configId: unknown, value: unknown) => vscode.commands.executeCommand<SetConfigResult>('reins.setConfigOption', configId, value);
 const session = async () => (await api()).state()?.session;
@@ -133,7 +134,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     assert.equal(s?.title, 'Early bird');
     assert.deepEqual(s?.usage, { used: 1200, size: 200000, cost: { amount: 0.25, currency: 'USD' } });
     const tab = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith('Reins:'));
-    await waitUntil('the session title in the panel tab', () => /Early bird/.test(tab()?.label ?? ''), 5000);
+    await waitFor('the session title in the panel tab', () => /Early bird/.test(tab()?.label ?? ''), 5000);
   });
 
   // Sabotage (FolderSession.send calling rt.prompt(text) without the files), this printed:
@@ -173,7 +174,11 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
 
   // Sabotage (serversFor() skipping nothing), this printed: "Expected values to be strictly
   // deep-equal: [ { args: [ '--stdio' ], … }, + { …" — the http server went to an agent without http.
-  it('MCP servers go to session/new; http only to an agent that advertises it; a bad entry is named', async () => {
+  // Sabotage (SessionSwitch.reopen sending `mcpServers: []` instead of the port's), this printed,
+  // in code-server: "AssertionError [ERR_ASSERTION]: session/load after Restart Agent
+  // + actual - expected  + []  - [ { args: [ '--stdio' ], …"
+  it('MCP servers go to session/new, session/load and session/resume; http only to an agent that advertises it; a bad entry is named', async () => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-it-mcp-'));
     await setting('mcpServers', [
       { name: 'local', command: '/bin/true', args: ['--stdio'], env: { MCP_TOKEN: 'not-logged' } },
       { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
@@ -181,7 +186,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     ]);
     const ui = stubWindow({ showErrorMessage: async () => undefined });
     try {
-      const plain = await addAgent({ prompts: [{ steps: [{ text: 'ok' }] }] });
+      const plain = await addAgent({ sessions: { load: true, file: path.join(scratch, 'plain.jsonl') }, prompts: [{ steps: [{ text: 'ok' }] }] });
       await useAgent(plain);
       const local = { name: 'local', command: '/bin/true', args: ['--stdio'], env: [{ name: 'MCP_TOKEN', value: 'not-logged' }] };
       assert.deepEqual(received(plain.entries(), 'session/new')[0].msg.params.mcpServers, [local]);
@@ -190,19 +195,33 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
         t.some((e) => e.kind === 'notice' && /"remote" \(http\).*left out/.test(e.text)),
         JSON.stringify(t.filter((e) => e.kind === 'notice')),
       );
-      await waitUntil('the bad entry named in the log', async () => /reins\.mcpServers\[2\] \("broken"\): needs a "command"/.test(await logText()), 5000);
+      await waitFor('the bad entry named in the log', async () => /reins\.mcpServers\[2\] \("broken"\): needs a "command"/.test(await logText()), 5000);
       assert.ok(!/not-logged/.test(await logText()), 'an env value reached the log');
+      // Restart Agent (after the checks above: its replay clears the transcript) reopens the
+      // session with session/load (this agent cannot resume): the same servers.
+      assert.ok(await vscode.commands.executeCommand<boolean>('reins.restartAgent'));
+      const loaded = received(plain.entries(), 'session/load');
+      assert.equal(loaded.length, 1, 'session/load after Restart Agent');
+      assert.deepEqual(loaded[0].msg.params.mcpServers, [local], 'session/load after Restart Agent');
 
-      const http = await addAgent({ init: { capabilities: { mcpCapabilities: { http: true } } }, prompts: [{ steps: [{ text: 'ok' }] }] });
+      const http = await addAgent({
+        init: { capabilities: { mcpCapabilities: { http: true } } },
+        sessions: { load: true, resume: true, file: path.join(scratch, 'http.jsonl') },
+        prompts: [{ steps: [{ text: 'ok' }] }],
+      });
       await useAgent(http);
       const given = received(http.entries(), 'session/new')[0].msg.params.mcpServers;
-      assert.deepEqual(given, [
-        local,
-        { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] },
-      ]);
+      const both = [local, { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }];
+      assert.deepEqual(given, both);
+      // This one can resume: Restart Agent sends session/resume, with the same servers.
+      assert.ok(await vscode.commands.executeCommand<boolean>('reins.restartAgent'));
+      const resumed = received(http.entries(), 'session/resume');
+      assert.equal(resumed.length, 1, 'session/resume after Restart Agent');
+      assert.deepEqual(resumed[0].msg.params.mcpServers, both, 'session/resume after Restart Agent');
     } finally {
       ui.restore();
       await setting('mcpServers', undefined);
+      fs.rmSync(scratch, { recursive: true, force: true });
     }
   });
 
@@ -218,7 +237,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       assert.equal(result.status, 'failed');
       assert.match((result as { error: string }).error, /version 2.*version 1/);
       assert.equal(received(agent.entries(), 'session/new').length, 0, 'no session on a connection in another version');
-      await waitUntil('the agent ended', () => events(agent.entries(), 'exiting').length > 0 || events(agent.entries(), 'stdin-closed').length > 0, 5000);
+      await waitFor('the agent ended', () => events(agent.entries(), 'exiting').length > 0 || events(agent.entries(), 'stdin-closed').length > 0, 5000);
       const notices = (await api()).state()!.transcript.filter((e) => e.kind === 'notice');
       assert.ok(
         notices.some((e) => e.kind === 'notice' && /version 2.*version 1/.test(e.text)),

@@ -4,15 +4,16 @@
 // SecretStorage and passed on every start (and never logged), a terminal login that
 // reconnects when its terminal closes, and Sign Out.
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SendResult } from '../../src/extension';
-import { sha256 } from '../fixtures/scriptedAgent/auth';
+import { sha256 } from '../../src/demoAgent/auth';
 import { events, received } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, logText, resetReins, send, setting, useAgent, waitUntil } from './support';
+import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
+import { waitFor } from '../helpers';
 
 const METHODS = [
   { id: 'key', name: 'API key', type: 'env_var', vars: [{ name: 'REINS_IT_KEY', label: 'Scripted API key' }] },
@@ -78,8 +79,8 @@ describe('sign-in (issue 9)', function () {
     await setting('trace', 'verbose');
     const agent = await authAgent({});
     await select(agent.name); // refused; the notification's "API key" button is pressed
-    await waitUntil('the agent to start signed in', () => lastEnv(agent.entries())?.present === true, 20_000);
-    await waitUntil('the agent to be ready', async () => (await api()).state()?.agentPhase === 'ready' && (await api()).state()?.agent === agent.name);
+    await waitFor('the agent to start signed in', () => lastEnv(agent.entries())?.present === true, 20_000);
+    await waitFor('the agent to be ready', async () => (await api()).state()?.agentPhase === 'ready' && (await api()).state()?.agent === agent.name);
     assert.equal(lastEnv(agent.entries())?.sha256, sha256(secret), 'the value the user typed');
     const box = ui.calls.showInputBox[0][0] as vscode.InputBoxOptions;
     assert.equal(box.password, true, 'a secret is typed into a password box');
@@ -92,7 +93,7 @@ describe('sign-in (issue 9)', function () {
     assert.equal(events(agent.entries(), 'auth-env').length, starts + 1);
     assert.equal(lastEnv(agent.entries())?.sha256, sha256(secret));
 
-    await waitUntil('the log to have the start line', async () => (await logText()).includes('env keys') && (await logText()).includes('REINS_IT_KEY'));
+    await waitFor('the log to have the start line', async () => (await logText()).includes('env keys') && (await logText()).includes('REINS_IT_KEY'));
     assert.ok(!(await logText()).includes(secret), 'the secret is in the Reins log');
 
     // Sign Out forgets it: the running agent is told to keep it until a restart, which then refuses.
@@ -115,7 +116,7 @@ describe('sign-in (issue 9)', function () {
     const agent = await authAgent({});
     await select(agent.name);
     const first = vscode.commands.executeCommand<boolean>('reins.signIn', 'key');
-    await waitUntil('the input box', () => (ui!.calls.showInputBox ?? []).length === 1);
+    await waitFor('the input box', () => (ui!.calls.showInputBox ?? []).length === 1);
     assert.equal(await vscode.commands.executeCommand('reins.signIn', 'key'), false, 'a sign-in is already open');
     answer(undefined); // Escape
     assert.equal(await first, false);
@@ -144,6 +145,35 @@ describe('sign-in (issue 9)', function () {
       [{ methodId: 'oauth' }],
     );
     assert.equal((await api()).state()!.pid, pid, 'the same process: no restart needed');
+    assert.deepEqual(await send('second'), { status: 'completed', stopReason: 'end_turn' });
+  });
+
+  // Sabotage (FolderSession.newSession without its auth_required case): "Error: Authentication
+  // required" — the New Session command failed with the agent's bare error, and nothing was offered.
+  it('auth_required at New Session (a sign-in that expired): the same offer; no prompt goes to the replaced session; the chosen method signs in', async () => {
+    ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
+    const loginFile = path.join(tmpdir(), `reins-it-expiry-${process.pid}-${Date.now()}`);
+    writeFileSync(loginFile, 'signed in\n');
+    const agent = await authAgent({ loginFile, sessionsBeforeExpiry: 1 });
+    await useAgent(agent);
+    assert.deepEqual(await send('first'), { status: 'completed', stopReason: 'end_turn' });
+
+    assert.equal(await vscode.commands.executeCommand('reins.newSession'), false, 'no new session');
+    assert.equal(events(agent.entries(), 'auth-expired').length, 1);
+    const text = needed(agent.name);
+    const notice = (await notices()).find((n) => n.text === text);
+    assert.ok(notice && notice.level === 'warning' && notice.actions.includes('signIn'), JSON.stringify(await notices()));
+    assert.deepEqual(shown(ui, 'showWarningMessage', /needs you to sign in/)[0], [`Reins: ${text}`, 'API key', 'Log in', 'Browser']);
+    const prompts = received(agent.entries(), 'session/prompt').length;
+    assert.deepEqual(await send('hello'), { status: 'not-sent', reason: text });
+    assert.equal(received(agent.entries(), 'session/prompt').length, prompts, 'nothing sent to the session the user replaced');
+    assert.equal(received(agent.entries(), 'authenticate').length, 0, 'authenticate only after the user chose');
+
+    assert.equal(await vscode.commands.executeCommand('reins.signIn', 'oauth'), true);
+    assert.deepEqual(
+      received(agent.entries(), 'authenticate').map((w) => w.msg.params),
+      [{ methodId: 'oauth' }],
+    );
     assert.deepEqual(await send('second'), { status: 'completed', stopReason: 'end_turn' });
   });
 

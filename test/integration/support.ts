@@ -5,9 +5,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ReinsApi, SendResult, StopResult } from '../../src/api';
+import type { ReinsApi, SendResult, StopResult, WhenBusy } from '../../src/api';
 import type { StopReport } from '../../src/session/agentRuntime';
 import { readRecord, type RecordEntry } from '../fixtures/scriptedAgent/records';
+import { waitFor } from '../helpers';
 
 export const EXTENSION_ID = 'reins-dev.reins';
 
@@ -60,7 +61,7 @@ export async function useAgent(agent: ScriptedAgent | string): Promise<void> {
   if (!ok) throw new Error(`could not select ${typeof agent === 'string' ? agent : agent.name}`);
 }
 
-export function send(text: string, whenBusy?: 'ask' | 'stopAndSend' | 'keep'): Thenable<SendResult> {
+export function send(text: string, whenBusy?: WhenBusy): Thenable<SendResult> {
   return vscode.commands.executeCommand<SendResult>('reins.sendPrompt', text, whenBusy ? { whenBusy } : undefined);
 }
 
@@ -68,19 +69,24 @@ export function stop(): Thenable<StopResult> {
   return vscode.commands.executeCommand<StopResult>('reins.stop');
 }
 
+/**
+ * The leftovers of turn `turnId`'s stop once its check is done: `reins.stop` answers before the
+ * check, and a later call that finds nothing running shows them under `previous`.
+ */
+export async function checkedLeftovers(turnId: number): Promise<StopResult['leftovers']> {
+  let previous: StopResult | undefined;
+  await waitFor('the leftover check', async () => {
+    previous = (await stop()).previous;
+    return previous?.turnId === turnId && previous.leftoverCheck !== 'pending';
+  });
+  return previous!.leftovers;
+}
+
 /** Every stop report from now on (one per routine). */
 export async function collectStops(): Promise<{ reports: StopReport[]; dispose(): void }> {
   const reports: StopReport[] = [];
   const sub = (await api()).onDidStop((r) => reports.push(r));
   return { reports, dispose: () => sub.dispose() };
-}
-
-export async function waitUntil(what: string, cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** The text of the Reins log file (the LogOutputChannel writes it under the extension's log folder). */
@@ -115,14 +121,4 @@ export async function resetReins(): Promise<void> {
   await setting('leftoverProcesses', undefined);
   await setting('initializeTimeoutSeconds', undefined);
   await setting('maxMessageMegabytes', undefined);
-}
-
-/** The process `pid` exists (signal 0 tests without signalling). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 import { listProcesses } from '../../src/acp/processTree';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { events } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, logText, resetReins, send, setting, stop, useAgent, waitUntil } from './support';
+import { addAgent, api, checkedLeftovers, logText, resetReins, send, setting, stop, useAgent } from './support';
+import { waitFor } from '../helpers';
 
 type Reply = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { reason?: string } } };
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
@@ -119,17 +120,18 @@ describe('terminals (issue 9)', function () {
     });
     await useAgent(agent);
     const turn = send('serve');
-    await waitUntil('the live output in the card', async () => (await card('serve'))?.terminal?.text === 'listening\n');
+    await waitFor('the live output in the card', async () => (await card('serve'))?.terminal?.text === 'listening\n');
     assert.equal((await card('serve'))?.terminal?.exited, undefined, 'still running');
     const result = await stop();
     assert.equal(result.outcome, 'aborted');
+    const leftovers = await checkedLeftovers(result.turnId);
     assert.ok(
-      result.leftovers.some((p) => p.command === 'sleep 46.1'),
-      `the stopped turn's terminal is its leftover: ${JSON.stringify(result.leftovers)}`,
+      leftovers.some((p) => p.command === 'sleep 46.1'),
+      `the stopped turn's terminal is its leftover: ${JSON.stringify(leftovers)}`,
     );
     await turn;
-    await waitUntil('the terminal to end', async () => (await sleeping('sleep 46.1')).length === 0);
-    await waitUntil('the card to say how it ended', async () => /killed by SIG/.test((await card('serve'))?.terminal?.exited ?? ''));
+    await waitFor('the terminal to end', async () => (await sleeping('sleep 46.1')).length === 0);
+    await waitFor('the card to say how it ended', async () => /killed by SIG/.test((await card('serve'))?.terminal?.exited ?? ''));
   });
 
   // Sabotage (the `endAll('new session')` line in AgentRuntime.newSession removed), this test
@@ -143,7 +145,7 @@ describe('terminals (issue 9)', function () {
     assert.equal(await vscode.commands.executeCommand<boolean>('reins.newSession'), true);
     const left = await sleeping('sleep 47.1');
     assert.deepEqual(left, [], `still running after New Session: ${JSON.stringify(left)}`);
-    await waitUntil('the log line', async () => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 47\.1`/.test(await logText()));
+    await waitFor('the log line', async () => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 47\.1`/.test(await logText()));
   });
 
   // Sabotage (the terminals' endAll in AgentRuntime.forceStop and onConnectionClosed removed;
@@ -153,9 +155,9 @@ describe('terminals (issue 9)', function () {
     const agent = await addAgent({ prompts: [{ steps: [term({ command: 'sleep 48.1' }, 't1'), { hang: true }] }] });
     await useAgent(agent);
     const turn = send('hang with a terminal');
-    await waitUntil('the terminal', async () => (await sleeping('sleep 48.1')).length > 0);
+    await waitFor('the terminal', async () => (await sleeping('sleep 48.1')).length > 0);
     await vscode.commands.executeCommand('reins.forceStop');
     await turn;
-    await waitUntil('nothing left after Force Stop', async () => (await sleeping('sleep 48.1')).length === 0);
+    await waitFor('nothing left after Force Stop', async () => (await sleeping('sleep 48.1')).length === 0);
   });
 });

@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cancels, events, received } from '../fixtures/scriptedAgent/records';
-import { addAgent, alive, api, extensionPath, logText, send, setting, useAgent, waitUntil } from './support';
+import { addAgent, api, extensionPath, logText, send, setting, useAgent } from './support';
+import { alive, sleep, waitFor } from '../helpers';
 
 /** The time a log line was written ("2026-12-01 00:38:29.472 [error] …", local time). */
 function loggedAt(line: string): number {
@@ -36,7 +37,7 @@ describe('deactivation (runs last)', function () {
     });
     await useAgent(agent);
     void send('long work');
-    await waitUntil('the tool process', () => events(agent.entries(), 'tool-process-started').length === 1);
+    await waitFor('the tool process', () => events(agent.entries(), 'tool-process-started').length === 1);
     const toolPid = events(agent.entries(), 'tool-process-started')[0].pid as number;
     const agentPid = (await api()).state()!.pid!;
     assert.ok(alive(toolPid) && alive(agentPid));
@@ -60,7 +61,7 @@ describe('deactivation (runs last)', function () {
     const took = Date.now() - started;
     // Issue 7 §5: a listener that read the cleared module variable threw during deactivation.
     // VS Code's emitter catches listener errors and logs them in the extension host's log.
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     const hostLogs = allLogs(path.dirname(path.dirname((await api()).logUri.fsPath)));
     assert.ok(!consoleErrors.some((e) => /activeSession/.test(e)), consoleErrors.join('\n'));
     // Only this run's lines: the log folders of earlier hosts may sit beside ours.
@@ -69,11 +70,11 @@ describe('deactivation (runs last)', function () {
     // properties of undefined (reading 'activeSession')", ten times.
     assert.deepEqual(thrown, []);
     // The deactivation stop's own line reaches the log (the channel outlives the stops).
-    await waitUntil('the stop line in the log', async () => /stop: reason=deactivate/.test(await logText()), 3000);
+    await waitFor('the stop line in the log', async () => /stop: reason=deactivate/.test(await logText()), 3000);
 
     assert.ok(cancels(agent.entries()).length >= 1, 'the running turn got session/cancel');
     assert.equal(received(agent.entries(), 'session/prompt').length, 1);
-    await waitUntil('the agent and its tool to be gone', () => !alive(agentPid) && !alive(toolPid), 5000);
+    await waitFor('the agent and its tool to be gone', () => !alive(agentPid) && !alive(toolPid), 5000);
     // Sabotage (AgentRuntime.shutdown and dispose both without proc.end(); either alone still
     // ends the tree): "timed out after 5000 ms waiting for the agent and its tool to be gone".
     assert.ok(took < 6000, `deactivation took ${took} ms; VS Code gives it about 5 s`);

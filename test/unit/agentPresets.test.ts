@@ -10,6 +10,7 @@ import { prepareLaunch } from '../../src/agents/launch';
 import { agentItem, availabilityText, pickerItems } from '../../src/agents/pickerItems';
 import { PRESETS, presetFor, presetNamed } from '../../src/agents/presets';
 import { MemoryLogger } from '../../src/util/logger';
+import { nth } from '../helpers';
 
 function binDir(names: string[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'reins-presets-'));
@@ -101,7 +102,7 @@ describe('agent presets', () => {
     const dir = binDir(['goose', 'npx']);
     const agents = catalog({});
     const av = await availability(agents, finderOn(dir));
-    const goose = agentItem(agents[0], av.get('goose'), 'goose');
+    const goose = agentItem(nth(agents, 0), av.get('goose'), 'goose');
     assert.equal(goose.current, true);
     assert.match(goose.description, /^goose · installed: .*\/goose$/);
     const claude = agentItem(

@@ -10,6 +10,7 @@ import { AgentRecords, endAgentsLeftBehind, judge, type AgentRecord, type Proces
 import type { TreeEndReport } from '../../src/acp/endTree';
 import { descendantsNow, isRunning, startTimeOf } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
+import { nth, sleep } from '../helpers';
 
 function record(over: Partial<AgentRecord> = {}): AgentRecord {
   return {
@@ -140,10 +141,10 @@ describe('agent records: the store and the clean-up', function () {
       return p.pid!;
     };
     const [left, wrongStart, ownHosts] = [tree(), tree(), tree()];
-    await new Promise((r) => setTimeout(r, 200));
-    const sleeps = async (pid: number) => (await descendantsNow(pid)).map((p) => p.pid);
-    const [leftSleep] = await sleeps(left);
-    const [wrongSleep] = await sleeps(wrongStart);
+    await sleep(200);
+    const sleepOf = async (pid: number) => nth(await descendantsNow(pid), 0, `the children of ${pid}`).pid;
+    const leftSleep = await sleepOf(left);
+    const wrongSleep = await sleepOf(wrongStart);
     // A host that is certainly gone: a process that has exited.
     const deadHost = spawnSync('sh', ['-c', 'echo $$'], { encoding: 'utf8' }).stdout.trim();
     const gone = { pid: Number(deadHost), start: 'gone' };
@@ -164,9 +165,10 @@ describe('agent records: the store and the clean-up', function () {
         [left],
       );
       assert.ok(!isRunning(left) && !isRunning(leftSleep), 'the recorded tree is gone');
+      const { report } = nth(ended, 0);
       assert.ok(
-        ended[0].report.ended.some((p) => p.pid === leftSleep && /sleep 60/.test(p.command)),
-        JSON.stringify(ended[0].report),
+        report.ended.some((p) => p.pid === leftSleep && /sleep 60/.test(p.command)),
+        JSON.stringify(report),
       );
       assert.ok(isRunning(wrongStart) && isRunning(wrongSleep), 'the tree whose recorded start time differs is left alone');
       assert.ok(isRunning(ownHosts), 'the tree of a live host is left alone');

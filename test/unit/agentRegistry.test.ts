@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { fetchRegistry, parseRegistry, pin, platformKey, registryEntry } from '../../src/agents/registry';
+import { present } from '../helpers';
 
 const fixture = path.resolve(__dirname, '../../../test/fixtures/registry/registry.json');
 const json = () => JSON.parse(readFileSync(fixture, 'utf8')) as unknown;
@@ -25,14 +26,19 @@ describe('ACP registry', () => {
   it('parses the published format: npx (pinned), npx with cmd, uvx, binary', () => {
     const { agents } = parseRegistry(json(), 'linux-x86_64');
     const by = Object.fromEntries(agents.map((a) => [a.id, a]));
+    const agent = (id: string) => present(by[id], `the registry's agent ${id}`);
     assert.deepEqual(Object.keys(by).sort(), ['codex-acp', 'gemini', 'hermes', 'multi-bin', 'zeta']);
-    assert.deepEqual(registryEntry(by['codex-acp']), { command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp@1.4.0'] });
-    assert.deepEqual(registryEntry(by.gemini), { command: 'npx', args: ['-y', '@google/gemini-cli@0.61.0', '--acp'], env: { GEMINI_CLI_NO_RELAUNCH: '1' } });
-    assert.deepEqual(registryEntry(by['multi-bin']), { command: 'npx', args: ['-y', '--package', 'multi-bin@2.0.1', 'multi-bin-acp', 'serve'] });
-    assert.deepEqual(registryEntry(by.hermes), { command: 'uvx', args: ['--from', 'hermes-agent[acp]==0.9.2', 'hermes-acp'] });
-    assert.equal(registryEntry(by.zeta), undefined, 'binary only: Reins does not download archives');
-    assert.equal(by.zeta.archive, 'https://example.com/zeta-linux.tar.gz');
-    assert.deepEqual(by.zeta.distributions, ['binary']);
+    assert.deepEqual(registryEntry(agent('codex-acp')), { command: 'npx', args: ['-y', '@agentclientprotocol/codex-acp@1.4.0'] });
+    assert.deepEqual(registryEntry(agent('gemini')), {
+      command: 'npx',
+      args: ['-y', '@google/gemini-cli@0.61.0', '--acp'],
+      env: { GEMINI_CLI_NO_RELAUNCH: '1' },
+    });
+    assert.deepEqual(registryEntry(agent('multi-bin')), { command: 'npx', args: ['-y', '--package', 'multi-bin@2.0.1', 'multi-bin-acp', 'serve'] });
+    assert.deepEqual(registryEntry(agent('hermes')), { command: 'uvx', args: ['--from', 'hermes-agent[acp]==0.9.2', 'hermes-acp'] });
+    assert.equal(registryEntry(agent('zeta')), undefined, 'binary only: Reins does not download archives');
+    assert.equal(agent('zeta').archive, 'https://example.com/zeta-linux.tar.gz');
+    assert.deepEqual(agent('zeta').distributions, ['binary']);
     assert.equal(parseRegistry(json(), 'windows-aarch64').agents.find((a) => a.id === 'zeta')?.archive, undefined);
   });
 

@@ -12,7 +12,14 @@ const scenario = (name: string) => readFileSync(path.join(repo, 'test/fixtures/s
 
 function connect(name: string) {
   const log = new MemoryLogger();
-  const proc = new AgentProcess({ command: process.execPath, args: [path.join(repo, 'dist/scripted-agent.js'), '--scenario-json', scenario(name)], cwd: mkdtempSync(path.join(tmpdir(), 'reins-conn-')) }, log);
+  const proc = new AgentProcess(
+    {
+      command: process.execPath,
+      args: [path.join(repo, 'dist/scripted-agent.js'), '--scenario-json', scenario(name)],
+      cwd: mkdtempSync(path.join(tmpdir(), 'reins-conn-')),
+    },
+    log,
+  );
   const conn = new AcpConnection(proc, { sessionUpdate() {}, requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, log);
   return { proc, conn, log };
 }

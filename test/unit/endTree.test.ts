@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { endTree } from '../../src/acp/endTree';
 import { descendantsNow, isRunning, startTimeOf } from '../../src/acp/processTree';
+import { sleep } from '../helpers';
 
 /** `sh` leading its own group, with `sleep 60` in the group and one in a session of its own. */
 async function tree(): Promise<{ root: number; inGroup: number; escaped: number }> {
@@ -14,7 +15,7 @@ async function tree(): Promise<{ root: number; inGroup: number; escaped: number 
     const inGroup = below.find((x) => /sleep 61/.test(x.command));
     const escaped = below.find((x) => /sleep 62/.test(x.command) && x.pgid !== root);
     if (inGroup && escaped) return { root, inGroup: inGroup.pid, escaped: escaped.pid };
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
   throw new Error('tree did not start');
 }

@@ -14,8 +14,16 @@ import { gitUntracked, pathMarks, watchFileAccess, WriteReporter } from '../../s
 import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import type { FileWriteView, TranscriptEntry } from '../../src/shared/messages';
 import { filesSummary, formatBytes, markViews, needsLook } from '../../media/webview/filesModel';
+import { nth } from '../helpers';
 
-const write = (relative: string, over: Partial<FileWrite> = {}): FileWrite => ({ root: '/ws', path: `/ws/${relative}`, relative, bytes: 10, created: false, ...over });
+const write = (relative: string, over: Partial<FileWrite> = {}): FileWrite => ({
+  root: '/ws',
+  path: `/ws/${relative}`,
+  relative,
+  bytes: 10,
+  created: false,
+  ...over,
+});
 const filesEntries = (t: Transcript) => t.entries.filter((e): e is Extract<TranscriptEntry, { kind: 'files' }> => e.kind === 'files');
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -56,7 +64,7 @@ describe('file writes: the turn\'s "Files written" entry', () => {
     assert.deepEqual([a.first, b.first, again.first], [true, true, false]);
     t.markFile(a.id, '.git/hooks/pre-commit', 'untracked');
     t.markFile(a.id, '.git/hooks/pre-commit', 'untracked'); // once
-    assert.deepEqual(filesEntries(t)[0].files, [
+    assert.deepEqual(nth(filesEntries(t), 0, 'the files entries').files, [
       { path: 'a.txt', bytes: 7, created: true, marks: [] },
       { path: '.git/hooks/pre-commit', bytes: 20, created: false, marks: ['gitHook', 'untracked'] },
     ]);
@@ -64,7 +72,10 @@ describe('file writes: the turn\'s "Files written" entry', () => {
     const next = t.fileWritten({ path: 'a.txt', bytes: 1, created: false, marks: [] });
     assert.notEqual(next.id, a.id);
     assert.equal(next.first, true);
-    assert.deepEqual(t.entries.map((e) => e.kind), ['user', 'files', 'user', 'files']);
+    assert.deepEqual(
+      t.entries.map((e) => e.kind),
+      ['user', 'files', 'user', 'files'],
+    );
     t.clear();
     t.markFile(a.id, 'a.txt', 'untracked'); // a late git answer after a new session: ignored
     assert.deepEqual(t.entries, []);
@@ -81,7 +92,10 @@ describe('file writes: the turn\'s "Files written" entry', () => {
     t.fileWritten({ path: 'b', bytes: 1, created: true, marks: [] });
     t.markFile(id, 'a', 'untracked');
     chunk('and done.');
-    assert.deepEqual(t.entries.map((e) => e.kind), ['agent', 'files', 'agent']);
+    assert.deepEqual(
+      t.entries.map((e) => e.kind),
+      ['agent', 'files', 'agent'],
+    );
     assert.equal((t.entries[2] as { markdown: string }).markdown, 'then more and done.');
   });
 });
@@ -107,7 +121,7 @@ describe('file writes: the reporter', () => {
     await tick();
     await tick();
     assert.deepEqual(asked, [['tracked.txt'], ['.vscode/settings.json', 'other.txt']], 'once per file; created files are not asked about');
-    assert.deepEqual(filesEntries(t)[0].files, [
+    assert.deepEqual(nth(filesEntries(t), 0, 'the files entries').files, [
       { path: 'tracked.txt', bytes: 99, created: false, marks: [] },
       { path: '.vscode/settings.json', bytes: 10, created: false, marks: ['workspaceSettings', 'untracked'] },
       { path: 'created.txt', bytes: 10, created: true, marks: [] },
@@ -120,10 +134,10 @@ describe('file writes: the reporter', () => {
     const reporter = new WriteReporter(t, () => Promise.reject(new Error('git: not found')));
     reporter.report(write('x.txt'));
     await tick();
-    assert.deepEqual(filesEntries(t)[0].files[0].marks, []);
+    assert.deepEqual(nth(nth(filesEntries(t), 0, 'the files entries').files, 0).marks, []);
   });
 
-  it('watchFileAccess: a runtime\'s FileAccess uses the attached limits and lists its writes; detached, neither', async () => {
+  it("watchFileAccess: a runtime's FileAccess uses the attached limits and lists its writes; detached, neither", async () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-fw-'));
     try {
       const runtime = {};
@@ -132,10 +146,16 @@ describe('file writes: the reporter', () => {
       const hooks = watchFileAccess(runtime, t, () => ({ maxWriteBytes: 4 }));
       await assert.rejects(access.writeTextFile({ sessionId: 's', path: path.join(ws, 'big.txt'), content: '12345' }), /maxFileWriteMegabytes/);
       await access.writeTextFile({ sessionId: 's', path: path.join(ws, 'ok.txt'), content: '1234' });
-      assert.deepEqual(filesEntries(t)[0].files.map((f) => f.path), ['ok.txt']);
+      assert.deepEqual(
+        nth(filesEntries(t), 0, 'the files entries').files.map((f) => f.path),
+        ['ok.txt'],
+      );
       hooks.dispose();
       await access.writeTextFile({ sessionId: 's', path: path.join(ws, 'later.txt'), content: '12345' }); // default limits again
-      assert.deepEqual(filesEntries(t)[0].files.map((f) => f.path), ['ok.txt']);
+      assert.deepEqual(
+        nth(filesEntries(t), 0, 'the files entries').files.map((f) => f.path),
+        ['ok.txt'],
+      );
       // A newer attachment is not removed by an older one's dispose.
       const newer = attachFileHooks(runtime, { limits: () => ({ maxWriteBytes: 1 }) });
       hooks.dispose();
@@ -228,7 +248,16 @@ describe('bounded reads', () => {
 
   it('a streamed line range equals sliceLines on the whole text (tiny chunks, multi-byte characters)', async () => {
     const texts = ['', 'a', 'a\n', '\n\n', 'one\ntwo\nthree', 'one\ntwo\nthree\n', 'żółw\nłódź\n€uro\n\nend', 'x'.repeat(50) + '\n' + 'é'.repeat(30)];
-    const ranges: [number | undefined, number | undefined][] = [[1, undefined], [2, undefined], [1, 1], [2, 2], [3, 5], [10, 1], [undefined, 2], [1, 100]];
+    const ranges: [number | undefined, number | undefined][] = [
+      [1, undefined],
+      [2, undefined],
+      [1, 1],
+      [2, 2],
+      [3, 5],
+      [10, 1],
+      [undefined, 2],
+      [1, 100],
+    ];
     for (const text of texts) {
       for (const [line, limit] of ranges) {
         for (const chunk of [1, 3, 7, 1024]) {

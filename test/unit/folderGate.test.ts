@@ -32,7 +32,7 @@ describe('folder gate', () => {
     const v = gate.check('/repo/sub', codex);
     // Sabotage (the running check removed): "Expected values to be strictly deep-equal: + { open: true }".
     assert.deepEqual(v.open ? v : { open: v.open, why: v.why, holder: v.holder.name }, { open: false, why: 'running', holder: 'goose' });
-    assert.equal(gate.check('/repo', goose).open, true, 'its own running turn is the runtime\'s business (send now)');
+    assert.equal(gate.check('/repo', goose).open, true, "its own running turn is the runtime's business (send now)");
     assert.equal(gate.check('/elsewhere', codex).open, true);
   });
 

@@ -22,7 +22,10 @@ describe('ndjson framing: reader', () => {
     input.write('{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","method":"a"}\n{"jsonrpc":');
     assert.equal(got.messages.length, 2);
     input.write('"2.0","method":"b"}\n');
-    assert.deepEqual(got.messages.map((m) => (m as { method?: string }).method), [undefined, 'a', 'b']);
+    assert.deepEqual(
+      got.messages.map((m) => (m as { method?: string }).method),
+      [undefined, 'a', 'b'],
+    );
   });
 
   it('keeps a UTF-8 character that is split across chunks whole', () => {
@@ -55,6 +58,35 @@ describe('ndjson framing: reader', () => {
     assert.deepEqual(got.malformed, ['Starting agent v1.2…', '[1, 2]']);
     assert.equal(got.messages.length, 1);
     assert.equal(got.closed(), 0);
+  });
+
+  // Sabotage (the mark not stripped in NdjsonMessageReader.handleLine), this printed:
+  //   AssertionError: Expected values to be strictly deep-equal: + actual - expected
+  //   + [ '\ufeff{"jsonrpc":"2.0","id":0,"result":{"method":"initialize"}}', … ] (both lines skipped as malformed)
+  it('reads a line that starts with a UTF-8 byte-order mark (the mark is dropped)', () => {
+    const input = new PassThrough();
+    const got = collect(input);
+    input.write(Buffer.concat([Buffer.from([0xef, 0xbb]), Buffer.from([0xbf]), Buffer.from('{"jsonrpc":"2.0","id":0,"result":{"method":"initialize"}}\n')]));
+    input.write('\ufeff{"jsonrpc":"2.0","method":"after"}\n');
+    assert.deepEqual(got.malformed, []);
+    assert.deepEqual(
+      got.messages.map((m) => {
+        const { method, result } = m as unknown as { method?: string; result?: { method: string } };
+        return method ?? result?.method;
+      }),
+      ['initialize', 'after'],
+    );
+  });
+
+  it('reads a long line gathered from many small reads, a character cut at each read', () => {
+    const input = new PassThrough();
+    const got = collect(input);
+    const text = 'é🐴日'.repeat(20_000);
+    const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: 'long', params: { text } }) + '\n{"jsonrpc":"2.0","method":"next"}\n', 'utf8');
+    for (let i = 0; i < bytes.length; i += 1001) input.write(bytes.subarray(i, i + 1001));
+    assert.equal(got.messages.length, 2);
+    assert.equal((got.messages[0] as unknown as { params: { text: string } }).params.text, text);
+    assert.equal((got.messages[1] as { method?: string }).method, 'next');
   });
 
   it('closes with a clear error when a line exceeds the limit, even before its newline', () => {
@@ -98,8 +130,32 @@ describe('ndjson framing: writer', () => {
     await Promise.all(Array.from({ length: 50 }, (_, i) => writer.write({ jsonrpc: '2.0', method: `m${i}` } as Message)));
     const lines = chunks.join('').split('\n').filter(Boolean);
     assert.equal(lines.length, 50);
-    assert.deepEqual(lines.map((l) => JSON.parse(l).method), Array.from({ length: 50 }, (_, i) => `m${i}`));
+    assert.deepEqual(
+      lines.map((l) => JSON.parse(l).method),
+      Array.from({ length: 50 }, (_, i) => `m${i}`),
+    );
     assert.ok(chunks.every((c) => c.endsWith('\n') && !c.slice(0, -1).includes('\n')));
+  });
+
+  // Sabotage (write() always chaining on its queue, as before): the cancel reached the stream a
+  // microtask late, after the caller's synchronous work, and this printed:
+  //   AssertionError [ERR_ASSERTION]: … Expected values to be strictly deep-equal: [] !== ['session/cancel']
+  it('hands a message to the stream before write() returns when nothing is waiting (a cancel is not held back)', async () => {
+    const written: string[] = [];
+    const out = new Writable({
+      write(chunk, _enc, done) {
+        written.push(JSON.parse(String(chunk)).method);
+        done();
+      },
+    });
+    const writer = new NdjsonMessageWriter(out);
+    const sent = writer.write({ jsonrpc: '2.0', method: 'session/cancel' } as Message);
+    assert.deepEqual(written, ['session/cancel'], 'the cancel was on the stream when write() returned');
+    await sent;
+    // Once that write is done the writer is idle again: the next message also goes at once.
+    await Promise.resolve();
+    void writer.write({ jsonrpc: '2.0', method: 'session/prompt' } as Message);
+    assert.deepEqual(written, ['session/cancel', 'session/prompt']);
   });
 
   it('rejects a write after the stream ended and reports the error', async () => {

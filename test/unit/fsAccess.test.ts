@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { diskFileAccess, OPEN_FLAGS, type FileAccess, type FileAccessOptions, type FileWrite } from '../../src/acp/clientMethods/fs';
 import { refusal, type Refusal } from './refusal';
+import { nth } from '../helpers';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';
@@ -50,7 +51,7 @@ describe('fs/* client methods: the workspace boundary', function () {
         ['new/deep/b.txt', 5, false],
       ],
     );
-    assert.equal(writes[0].path, path.join(ws, 'new', 'deep', 'b.txt'));
+    assert.equal(nth(writes, 0).path, path.join(ws, 'new', 'deep', 'b.txt'));
   });
 
   it('refuses a relative path, and a path that climbs out with ..', async () => {
@@ -99,7 +100,12 @@ describe('fs/* client methods: the workspace boundary', function () {
         assert.match(r.message, /outside the workspace folder/);
         assert.match(r.message, /it leads to/);
       }
-      for (const p of [path.join(ws, 'out', 'secret.txt'), path.join(ws, 'secret-link.txt'), path.join(ws, 'out', 'new.txt'), path.join(ws, 'out', 'sub', 'new.txt')]) {
+      for (const p of [
+        path.join(ws, 'out', 'secret.txt'),
+        path.join(ws, 'secret-link.txt'),
+        path.join(ws, 'out', 'new.txt'),
+        path.join(ws, 'out', 'sub', 'new.txt'),
+      ]) {
         const r = await refusal(write(p, 'pwned'));
         assert.equal(r.data?.reason, 'outside-workspace', p);
       }

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { parseElapsed, parsePsOutput, type ProcessInfo } from '../../src/acp/processTree';
 import { findLeftovers, LeftoverWatch, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/session/leftovers';
 import { MemoryLogger } from '../../src/util/logger';
+import { nth, sleep } from '../helpers';
 
 const T0 = 1_000_000_000_000; // the stopped turn's start
 const AGENT = 100;
@@ -20,7 +21,10 @@ function query(tools: { commands: string[]; seenAt?: number }[], baseline: numbe
 describe('leftovers: the commands a tool call announces', () => {
   it('reads rawInput.command as a string or an argv, cmd, and the title', () => {
     assert.deepEqual(toolCommands('Run tests', { command: 'npm test' }), ['npm test', 'tests']);
-    assert.deepEqual(toolCommands(undefined, { command: ['bash', '-lc', 'sleep 37 && echo done'] }), ['bash -lc sleep 37 && echo done', 'sleep 37 && echo done']);
+    assert.deepEqual(toolCommands(undefined, { command: ['bash', '-lc', 'sleep 37 && echo done'] }), [
+      'bash -lc sleep 37 && echo done',
+      'sleep 37 && echo done',
+    ]);
     assert.deepEqual(toolCommands('Run `make all`', { cmd: 'make  all' }), ['make all']);
     assert.deepEqual(toolCommands('sleep 37', {}), ['sleep 37']);
     assert.deepEqual(toolCommands(null, null), []);
@@ -31,7 +35,7 @@ describe('leftovers: does a process run a command', () => {
   const table: [string, string, boolean][] = [
     ['sleep 37', 'sleep 37', true],
     ['sh -c sleep 37', 'sleep 37', true],
-    ['/bin/bash -c -l eval \'sleep 37\' < /dev/null', 'sleep 37', true], // claude's wrapper
+    ["/bin/bash -c -l eval 'sleep 37' < /dev/null", 'sleep 37', true], // claude's wrapper
     ['/usr/bin/sleep 37', 'sleep 37', true],
     ['sleep 37', 'sleep 37 && echo done', true],
     ['sleep 370', 'sleep 37', false],
@@ -70,22 +74,47 @@ describe('leftovers: findLeftovers on a fake process list', () => {
       proc(302, AGENT, 'ps -o pid --ppid 300', T0 + 3000),
     ];
     const found = findLeftovers(list, query([{ commands: ['sleep 37'] }]));
-    assert.deepEqual(found.map((p) => p.pid), [], `claude's session process taken: ${JSON.stringify(found.map((p) => p.pid))}`);
+    assert.deepEqual(
+      found.map((p) => p.pid),
+      [],
+      `claude's session process taken: ${JSON.stringify(found.map((p) => p.pid))}`,
+    );
   });
 
   it('leaves out the baseline, processes older than the turn, and the agent itself', () => {
     const list = [proc(AGENT, 1, 'sleep 37', T0 - 60_000), proc(400, AGENT, 'sleep 37', T0 - 30_000), proc(401, AGENT, 'sleep 37')];
-    assert.deepEqual(findLeftovers(list, query([{ commands: ['sleep 37'] }], [401])).map((p) => p.pid), []);
+    assert.deepEqual(
+      findLeftovers(list, query([{ commands: ['sleep 37'] }], [401])).map((p) => p.pid),
+      [],
+    );
   });
 
   it('a process older than its tool call (by more than ps can tell) is not that tool', () => {
     const list = [proc(AGENT, 1, 'agent', T0 - 60_000), proc(500, AGENT, 'sleep 37', T0 + 100)];
-    assert.deepEqual(findLeftovers(list, query([{ commands: ['sleep 37'], seenAt: T0 + 5000 }])).map((p) => p.pid), []);
+    assert.deepEqual(
+      findLeftovers(list, query([{ commands: ['sleep 37'], seenAt: T0 + 5000 }])).map((p) => p.pid),
+      [],
+    );
+  });
+
+  // Sabotage (findLeftovers comparing every start with ps's 1.5 s slack again), this printed:
+  //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: [ + 700, 701 ] (the helper taken for a leftover)
+  it("a start read from /proc (known to a few ms) just before the turn is not the turn's, even outside the baseline", () => {
+    // A session's own `sleep 37` that came up 200 ms before the turn, after the baseline was listed.
+    const helper = { ...proc(700, AGENT, 'sleep 37', T0 - 200), startedWithinMs: 50 };
+    const tool = { ...proc(701, AGENT, 'sleep 37', T0 + 1200), startedWithinMs: 50 };
+    assert.deepEqual(
+      findLeftovers([proc(AGENT, 1, 'agent', T0 - 60_000), helper, tool], query([{ commands: ['sleep 37'] }])).map((p) => p.pid),
+      [701],
+    );
   });
 
   it("finds a tool re-parented to init that stays in the agent's group", () => {
     const list = [proc(AGENT, 1, 'agent', T0 - 60_000), proc(600, 1, 'sh -c sleep 37')];
-    assert.deepEqual(findLeftovers(list, query([{ commands: ['sleep 37'] }])).map((p) => p.pid), [600]);
+    assert.deepEqual(
+      findLeftovers(list, query([{ commands: ['sleep 37'] }])).map((p) => p.pid),
+      [600],
+    );
   });
 
   it('nothing without tool calls', () => {
@@ -98,7 +127,10 @@ describe('leftovers: still running a little later', () => {
   it('keeps only the same pid with the same command and start', () => {
     const found = [proc(1, 0, 'sleep 37'), proc(2, 0, 'sleep 38'), proc(3, 0, 'sleep 39')];
     const later = [proc(1, 0, 'sleep 37'), proc(2, 0, 'other'), proc(3, 0, 'sleep 39', T0 + 60_000)];
-    assert.deepEqual(stillRunning(found, later).map((p) => p.pid), [1]);
+    assert.deepEqual(
+      stillRunning(found, later).map((p) => p.pid),
+      [1],
+    );
   });
 });
 
@@ -132,7 +164,7 @@ describe('leftovers: the watch', () => {
     let call = 0;
     const watch = new LeftoverWatch(new MemoryLogger(), async () => {
       const all = lists();
-      return all[Math.min(call++, all.length - 1)];
+      return nth(all, Math.min(call++, all.length - 1), 'the process lists');
     });
     watch.beginTurn(Date.now() - 1000);
     watch.noteTool('t', 'sleep 37', { command: 'sleep 37' }, Date.now() - 500);
@@ -140,8 +172,14 @@ describe('leftovers: the watch', () => {
   }
 
   it('finds the tool, and re-checks it a moment later', async () => {
-    const watch = watchOver(() => [[agent, tool], [agent, tool]]);
-    assert.deepEqual((await watch.scan(P)).map((p) => p.pid), [P + 1]);
+    const watch = watchOver(() => [
+      [agent, tool],
+      [agent, tool],
+    ]);
+    assert.deepEqual(
+      (await watch.scan(P)).map((p) => p.pid),
+      [P + 1],
+    );
   });
 
   it('a tool the agent ended itself during the re-check is not reported', async () => {
@@ -151,10 +189,18 @@ describe('leftovers: the watch', () => {
 
   // Sabotage (endFound signalling lastFound without listing again): "ended: [5000001]".
   it('End Them ends only what is still the same process (a pid is reused once its process is gone)', async () => {
-    const watch = watchOver(() => [[agent, tool], [agent, tool], [agent, { ...tool, command: 'vim notes.txt', startedAt: tool.startedAt + 120_000 }]]);
+    const watch = watchOver(() => [
+      [agent, tool],
+      [agent, tool],
+      [agent, { ...tool, command: 'vim notes.txt', startedAt: tool.startedAt + 120_000 }],
+    ]);
     assert.equal((await watch.scan(P)).length, 1);
     const ended = await watch.endFound();
-    assert.deepEqual(ended.map((p) => p.pid), [], `ended: ${JSON.stringify(ended.map((p) => p.pid))}`);
+    assert.deepEqual(
+      ended.map((p) => p.pid),
+      [],
+      `ended: ${JSON.stringify(ended.map((p) => p.pid))}`,
+    );
   });
 
   it('barrier resolves once the listing of the outcome is taken', async () => {
@@ -163,7 +209,7 @@ describe('leftovers: the watch', () => {
     let passed = false;
     void watch.scan(P);
     const barrier = watch.barrier().then(() => (passed = true));
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     assert.equal(passed, false, 'waits for the listing');
     release([agent]);
     await barrier;

@@ -12,7 +12,8 @@ import { createInterface } from 'node:readline';
 import { AgentProcess } from '../../src/acp/agentProcess';
 import { isRunning, startTimeOf } from '../../src/acp/processTree';
 import { silentLogger } from '../../src/util/logger';
-import { events, waitForRecord } from '../fixtures/scriptedAgent/records';
+import { events, firstEvent, waitForRecord } from '../fixtures/scriptedAgent/records';
+import { sleep, waitFor } from '../helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const hostJs = path.join(__dirname, 'lifelineHost.entry.js');
@@ -59,18 +60,9 @@ async function startHost(scenario: string, options: { pollMs?: number; graceMs?:
   return { proc, dir, record, recordsDir, started, next };
 }
 
-async function waitFor(what: string, cond: () => boolean, ms = 5000): Promise<number> {
-  const t0 = Date.now();
-  while (!cond()) {
-    if (Date.now() - t0 > ms) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return Date.now() - t0;
-}
-
 async function toolPid(record: string): Promise<number> {
   const entries = await waitForRecord(record, (e) => events(e, 'tool-process-started').length > 0, 8000);
-  const pid = events(entries, 'tool-process-started')[0].pid as number;
+  const pid = firstEvent(entries, 'tool-process-started').pid as number;
   spawned.push(pid);
   return pid;
 }
@@ -95,7 +87,7 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
     //   AssertionError [ERR_ASSERTION]: The input did not match the regular expression /closed its pipe/.
     //   Input: '{"at":…,"reason":"the extension host 30485 is no longer the parent",…}'
     // Sabotage (endTree's `signal('SIGKILL')` removed: the agent ignores SIGTERM), it printed:
-    //   Error: agent, its tool and the watchdog gone after the host's SIGKILL: not within 5000 ms
+    //   Error: timed out after 10000 ms waiting for agent, its tool and the watchdog gone after the host's SIGKILL
     const host = await startHost(outlivesHost);
     const tool = await toolPid(host.record);
     const { agent, watchdog } = host.started;
@@ -113,14 +105,54 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
 
   it("SIGKILL of the host's whole process group (as code-server's stop does), NODE_OPTIONS poisoned: the watchdog still ends the tree", async () => {
     // Sabotage (the watchdog spawned with `detached: false`, so in the host's group), this test printed:
-    //   Error: agent and its tool gone after the group's SIGKILL: not within 5000 ms
+    //   Error: timed out after 10000 ms waiting for agent and its tool gone after the group's SIGKILL
     // Sabotage (NODE_OPTIONS passed on to the watchdog, which then cannot start), it printed the same:
-    //   Error: agent and its tool gone after the group's SIGKILL: not within 5000 ms
+    //   Error: timed out after 10000 ms waiting for agent and its tool gone after the group's SIGKILL
     const host = await startHost(outlivesHost, { nodeOptions: '--require=/nonexistent/reins-poison.js', graceMs: 500 }, true);
     const tool = await toolPid(host.record);
     assert.ok(isRunning(host.started.watchdog), 'the watchdog runs');
     process.kill(-host.started.host, 'SIGKILL');
     await waitFor("agent and its tool gone after the group's SIGKILL", () => ![host.started.agent, tool, host.started.watchdog].some(isRunning));
+  });
+
+  it("SIGKILL of the host with a terminal running (its own group, the host's child, not in the agent's tree): the watchdog ends it too", async () => {
+    // Sabotage (the watchdog ignoring the `guard` lines: hostGone ending the agent's tree only),
+    // this test printed:
+    //   Error: the terminal's shell and its sleep gone after the host's SIGKILL: not within 5000 ms
+    const host = await startHost(outlivesHost);
+    await toolPid(host.record);
+    host.proc.stdin!.write('terminal\n');
+    const terminal = await host.next('terminal');
+    spawned.push(terminal.pid, terminal.sleep);
+    assert.ok(isRunning(terminal.pid) && isRunning(terminal.sleep), 'the terminal and its sleep run');
+    host.proc.kill('SIGKILL');
+    await waitFor("the terminal's shell and its sleep gone after the host's SIGKILL", () => !isRunning(terminal.pid) && !isRunning(terminal.sleep));
+    await waitFor('the watchdog gone', () => !isRunning(host.started.watchdog));
+    const report = JSON.parse(readFileSync(path.join(host.recordsDir, 'watchdog.jsonl'), 'utf8').trim().split('\n')[0]);
+    assert.deepEqual(report.terminals, [terminal.pid]);
+    assert.ok(
+      report.ended.some((p: any) => p.pid === terminal.sleep),
+      JSON.stringify(report.ended),
+    );
+  });
+
+  it('end() while a terminal runs: the watchdog stays until the terminal is ended too, then is released', async () => {
+    // Sabotage (Lifeline.release not waiting for the guarded terminals), this test printed:
+    //   AssertionError [ERR_ASSERTION]: the watchdog still guards the terminal after the agent was ended
+    const host = await startHost(outlivesHost, { pollMs: 60_000 });
+    await toolPid(host.record);
+    host.proc.stdin!.write('terminal\n');
+    const terminal = await host.next('terminal');
+    spawned.push(terminal.pid, terminal.sleep);
+    host.proc.stdin!.write('end\n');
+    await host.next('ended');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(isRunning(host.started.watchdog), 'the watchdog still guards the terminal after the agent was ended');
+    host.proc.stdin!.write('endTerminal\n');
+    await host.next('terminalEnded');
+    await waitFor('watchdog released once the terminal was ended', () => !isRunning(host.started.watchdog), 500);
+    assert.ok(!existsSync(path.join(host.recordsDir, 'watchdog.jsonl')), 'the watchdog ended nothing');
+    host.proc.kill('SIGKILL');
   });
 
   it('end(): reports the sleep 60 it ended besides the agent, and releases the watchdog without it touching anything', async () => {
@@ -145,9 +177,9 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
 
   it('the agent exits by itself with an empty group: its record goes and the watchdog is released', async () => {
     // Sabotage (`this.release()` removed from Lifeline.agentExited), this test printed:
-    //   Error: watchdog gone once the agent exited: not within 600 ms
+    //   Error: timed out after 600 ms waiting for watchdog gone once the agent exited
     // Sabotage (the record's removal removed from Lifeline.agentExited), it printed:
-    //   Error: record removed: not within 2000 ms
+    //   Error: timed out after 2000 ms waiting for record removed
     const quick = JSON.stringify({ prompts: [{ steps: [{ text: 'hi' }] }] });
     const host = await startHost(quick, { pollMs: 60_000 });
     const records = () => readdirSync(host.recordsDir).filter((n) => /^agent-.*\.json$/.test(n));
@@ -172,7 +204,7 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
     const tool = await toolPid(host.record);
     const exit = await host.next('exit');
     assert.equal(exit.code, 101);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     assert.ok(isRunning(host.started.watchdog), "the watchdog still guards the group after the agent's crash");
     assert.ok(isRunning(tool), 'the tool runs on in the group');
     host.proc.kill('SIGKILL');
@@ -181,7 +213,7 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
 
   it('end() after a crash ends the leftovers and releases the watchdog that guarded them', async () => {
     // Sabotage (`this.lifeline?.release()` removed from AgentProcess.endTree), this test printed:
-    //   Error: watchdog released after end(): not within 500 ms
+    //   Error: timed out after 500 ms waiting for watchdog released after end()
     const crash = JSON.stringify({ prompts: [{ steps: [{ spawn: 'sleep 60' }, { sleepMs: 100 }, { crash: { code: 101 } }], killToolsOnCancel: false }] });
     const host = await startHost(crash, { pollMs: 60_000 });
     const tool = await toolPid(host.record);
@@ -229,14 +261,14 @@ describe('the watchdog alone (POSIX)', function () {
   const watchdogJs = path.join(repo, 'dist', 'watchdog.js');
 
   /** `sh` leading its own group with `sleep 60` below: an agent's tree. */
-  async function agentTree(): Promise<{ root: number; sleep: number }> {
+  async function agentTree(): Promise<{ root: number; child: number }> {
     const p = spawn('sh', ['-c', 'sleep 60 & wait'], { detached: true, stdio: 'ignore' });
     p.unref();
     spawned.push(p.pid!);
-    let sleep: number | undefined;
-    await waitFor('the tree starts', () => (sleep = findChild(p.pid!)) !== undefined);
-    spawned.push(sleep!);
-    return { root: p.pid!, sleep: sleep! };
+    let child: number | undefined;
+    await waitFor('the tree starts', () => (child = findChild(p.pid!)) !== undefined);
+    spawned.push(child!);
+    return { root: p.pid!, child: child! };
   }
 
   function findChild(ppid: number): number | undefined {
@@ -253,8 +285,8 @@ describe('the watchdog alone (POSIX)', function () {
 
   it('notices that its parent is gone even while its pipe stays open (another process holds it)', async () => {
     // Sabotage (the `process.ppid !== args.host` check in the poll removed), this test printed:
-    //   Error: the tree ended after the watchdog's parent died: not within 3000 ms
-    const { root, sleep } = await agentTree();
+    //   Error: timed out after 3000 ms waiting for the tree ended after the watchdog's parent died
+    const { root, child } = await agentTree();
     // Its stdin is a FIFO that this test also holds open for writing, so no end of file comes
     // when its parent dies: only the change of parent tells. (A pipe from spawn() would not do:
     // Node closes a child's stdin pipe when the child exits.)
@@ -273,7 +305,7 @@ describe('the watchdog alone (POSIX)', function () {
       );
       const dog = await new Promise<number>((resolve) => middle.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
       spawned.push(dog);
-      await waitFor("the tree ended after the watchdog's parent died", () => !isRunning(root) && !isRunning(sleep), 3000);
+      await waitFor("the tree ended after the watchdog's parent died", () => !isRunning(root) && !isRunning(child), 3000);
       await waitFor('the watchdog gone', () => !isRunning(dog), 2000);
     } finally {
       closeSync(holder);
@@ -282,14 +314,14 @@ describe('the watchdog alone (POSIX)', function () {
 
   it('leaves by itself once the agent is gone and its group empty, though never released', async () => {
     // Sabotage (`if (nothingToGuard()) quit();` removed from the poll), this test printed:
-    //   Error: the watchdog left: not within 2000 ms
+    //   Error: timed out after 2000 ms waiting for the watchdog left
     const { root } = await agentTree();
     const dog = spawn(process.execPath, [watchdogJs, '--agent', String(root), '--start', startTimeOf(root)!, '--host', String(process.pid), '--poll', '100'], {
       detached: true,
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     spawned.push(dog.pid!);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     assert.ok(isRunning(dog.pid!), 'guarding while the tree runs');
     process.kill(-root, 'SIGKILL');
     await waitFor('the watchdog left', () => !isRunning(dog.pid!), 2000);

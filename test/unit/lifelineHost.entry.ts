@@ -4,6 +4,10 @@
 // JSON lines on stdout, then obeys lines on stdin:
 //   end    → AgentProcess.end(), prints {"event":"ended", report}
 //   close  → closes the agent's stdin
+//   terminal     → starts a terminal as terminal/create does (`sh -c 'sleep 60 & wait'` in its own
+//                  group, a child of this host) guarded by the agent's watchdog, prints
+//                  {"event":"terminal", pid, sleep}
+//   endTerminal  → ends it as the runtime does (its tree, then unguard), prints {"event":"terminalEnded"}
 // The test plays a dying extension host by sending this process SIGKILL.
 //
 //   node lifelineHost.entry.js SCENARIO_JSON AGENT_RECORD_FILE RECORDS_DIR [OPTIONS_JSON]
@@ -13,7 +17,9 @@ import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { AgentProcess } from '../../src/acp/agentProcess';
 import { AgentRecords } from '../../src/acp/agentRecords';
+import { TerminalProcess } from '../../src/acp/clientMethods/terminalProcess';
 import { configureLifeline } from '../../src/acp/lifeline';
+import { descendantsNow } from '../../src/acp/processTree';
 import { silentLogger } from '../../src/util/logger';
 
 const repo = path.resolve(__dirname, '../../..');
@@ -47,9 +53,37 @@ send(3, 'session/prompt', { sessionId: 'sess-1', prompt: [{ type: 'text', text: 
 setImmediate(() => say({ event: 'started', agent: agent.pid, watchdog: agent.watchdogPid, host: process.pid }));
 void agent.exited.then((exit) => say({ event: 'exit', code: exit.code, signal: exit.signal }));
 
+let terminal: { proc: TerminalProcess; unguard: { dispose(): void } | undefined } | undefined;
 createInterface({ input: process.stdin }).on('line', (line) => {
   if (line === 'end') void agent.end().then((report) => say({ event: 'ended', report }));
   if (line === 'close') agent.stdin.end();
+  if (line === 'terminal') void startTerminal();
+  if (line === 'endTerminal' && terminal) {
+    const { proc, unguard } = terminal;
+    void proc.end().then(() => {
+      unguard?.dispose();
+      say({ event: 'terminalEnded' });
+    });
+  }
 });
+
+async function startTerminal(): Promise<void> {
+  const proc = new TerminalProcess(
+    { command: 'sh', args: ['-c', 'sleep 60 & wait'], env: {}, cwd: path.dirname(recordsDir), outputByteLimit: 1024 },
+    () => undefined,
+  );
+  await proc.started();
+  terminal = { proc, unguard: agent.guardTerminal(proc.pid!, proc.startTime!) };
+  // The sleep below the shell, once it has started.
+  for (let i = 0; i < 100; i++) {
+    const sleep = (await descendantsNow(proc.pid!)).find((p) => /sleep 60/.test(p.command))?.pid;
+    if (sleep) {
+      say({ event: 'terminal', pid: proc.pid, sleep });
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  say({ event: 'terminal', pid: proc.pid });
+}
 // Stays up until killed (the test's SIGKILL) or told to end and then closed.
 setInterval(() => undefined, 60_000);

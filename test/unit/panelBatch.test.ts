@@ -7,8 +7,7 @@ import { Outbox } from '../../src/panel/outbox';
 import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
 
-const chunk = (text: string): SessionNotification =>
-  ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const chunk = (text: string): SessionNotification => ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 
 /** The demo agent's line, in the 8-character chunks it streams. */
 const LINE = 'You chose **Allow (pretend edit)**.';
@@ -148,7 +147,11 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     ]);
 
     delivered.length = 0;
-    const status = (detail: string) => ({ type: 'status', status: { agentName: 'x', demo: false, folderName: 'f', agent: 'ready', turn: 'idle', canSend: true, canStop: false, detail } }) as HostToWebview;
+    const status = (detail: string) =>
+      ({
+        type: 'status',
+        status: { agentName: 'x', demo: false, folderName: 'f', agent: 'ready', turn: 'idle', canSend: true, canStop: false, detail },
+      }) as HostToWebview;
     outbox.post(status('first'));
     outbox.post(status('second'));
     runDue();

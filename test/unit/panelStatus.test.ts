@@ -13,7 +13,17 @@ const turns: Record<string, TurnState> = {
 };
 
 function status(turn: keyof typeof turns, over: Partial<StatusInputs> = {}) {
-  return deriveStatus({ agentName: 'goose', demo: false, folderName: 'repo', trusted: true, agent: 'ready', turn: turns[turn], gate: { open: true }, now: 2500, ...over });
+  return deriveStatus({
+    agentName: 'goose',
+    demo: false,
+    folderName: 'repo',
+    trusted: true,
+    agent: 'ready',
+    turn: turns[turn],
+    gate: { open: true },
+    now: 2500,
+    ...over,
+  });
 }
 
 describe('panel status (derived)', () => {

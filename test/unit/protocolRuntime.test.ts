@@ -10,8 +10,9 @@ import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
-import { events, readRecord, received } from '../fixtures/scriptedAgent/records';
+import { firstEvent, firstReceived, readRecord, received } from '../fixtures/scriptedAgent/records';
 import { modelOption } from '../fixtures/configOptions';
+import { sleep } from '../helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -88,7 +89,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     assert.equal(refused.status, 'failed');
     // The spec allows a change while the agent generates: it is sent mid-turn.
     const turn = rt.prompt('go');
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     assert.equal(rt.turn.phase, 'running');
     assert.equal((await rt.setConfigOption('model', 'm2')).status, 'ok');
     assert.equal((await turn).kind, 'completed');
@@ -112,14 +113,14 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     writeFileSync(file, 'alpha');
     await embed.rt.start();
     assert.equal((await embed.rt.prompt('see', [pathToFileURL(file).href])).kind, 'completed');
-    assert.deepEqual(received(embed.entries(), 'session/prompt')[0].msg.params.prompt, [
+    assert.deepEqual(firstReceived(embed.entries(), 'session/prompt').msg.params.prompt, [
       { type: 'text', text: 'see' },
       { type: 'resource', resource: { uri: pathToFileURL(file).href, text: 'alpha' } },
     ]);
     const link = make({ init: { capabilities: { promptCapabilities: {} } }, prompts: quick });
     await link.rt.start();
     await link.rt.prompt('see', [file]);
-    assert.equal(received(link.entries(), 'session/prompt')[0].msg.params.prompt[1].type, 'resource_link');
+    assert.equal(firstReceived(link.entries(), 'session/prompt').msg.params.prompt[1].type, 'resource_link');
     // Sabotage (prompt() ignoring the problems), this printed: "+ 'completed' - 'not-sent'".
     const missing = await link.rt.prompt('see', [path.join(link.dir, 'gone.txt')]);
     assert.equal(missing.kind, 'not-sent');
@@ -135,11 +136,11 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     const skipped: string[] = [];
     without.rt.onMcpSkipped((s) => skipped.push(...s.map((x) => x.name)));
     await without.rt.start();
-    assert.deepEqual(received(without.entries(), 'session/new')[0].msg.params.mcpServers, [servers[0]]);
+    assert.deepEqual(firstReceived(without.entries(), 'session/new').msg.params.mcpServers, [servers[0]]);
     assert.deepEqual(skipped, ['api']);
     const withHttp = make({ init: { capabilities: { mcpCapabilities: { http: true } } }, prompts: quick }, servers);
     await withHttp.rt.start();
-    assert.deepEqual(received(withHttp.entries(), 'session/new')[0].msg.params.mcpServers, servers);
+    assert.deepEqual(firstReceived(withHttp.entries(), 'session/new').msg.params.mcpServers, servers);
   });
 
   it('refuses an agent that answers another protocol version: closed, and the message names both', async () => {
@@ -170,7 +171,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     // — the agent took the withdrawal for a cancel of the turn.
     assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
     assert.equal(asked, 1);
-    const answered = events(entries(), 'permission-answered')[0];
+    const answered = firstEvent(entries(), 'permission-answered');
     assert.equal((answered.reply as { error?: { code: number } }).error?.code, -32800);
     assert.deepEqual(resolved, [{ id: 'perm-1', cancelled: true, withdrawn: true }]);
     assert.equal(rt.pendingPermissions.length, 0);
@@ -190,7 +191,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
   it('sends clientInfo and the boolean config option capability in initialize', async () => {
     const { rt, entries } = make({ prompts: quick });
     await rt.start();
-    const params = received(entries(), 'initialize')[0].msg.params;
+    const params = firstReceived(entries(), 'initialize').msg.params;
     assert.equal(params.clientInfo.name, 'reins');
     assert.equal(typeof params.clientInfo.version, 'string');
     assert.deepEqual(params.clientCapabilities.session, { configOptions: { boolean: {} } });

@@ -7,7 +7,9 @@ const info = (meta: unknown): SessionNotification => ({ sessionId: 's', update: 
 describe('agent quirks', () => {
   it("recognises goose's busy rejection for every agent, by message or data", () => {
     const q = makeQuirks();
-    assert.ok(q.isBusyRejection({ code: -32602, message: 'Invalid params', data: 'session already has active run `run_1`; use _goose/unstable/session/steer' }));
+    assert.ok(
+      q.isBusyRejection({ code: -32602, message: 'Invalid params', data: 'session already has active run `run_1`; use _goose/unstable/session/steer' }),
+    );
     assert.ok(q.isBusyRejection({ code: -32602, message: 'session already has active run' }));
     assert.ok(!q.isBusyRejection({ code: -32602, message: 'Invalid params', data: 'missing field `prompt`' }));
     assert.ok(!q.isBusyRejection({ code: -32000, message: 'active run' }), 'other codes are not busy by default');

@@ -7,8 +7,9 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings, type StopReport } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
-import { isAlive } from '../../src/acp/processTree';
-import { cancels, events, readRecord, received, promptOverlaps, waitForRecord, responseTo } from '../fixtures/scriptedAgent/records';
+import { isAlive, listProcesses, type ProcessInfo } from '../../src/acp/processTree';
+import { cancels, events, firstEvent, firstReceived, promptOverlaps, readRecord, received, responseTo, waitForRecord } from '../fixtures/scriptedAgent/records';
+import { sleep, waitFor } from '../helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -22,7 +23,13 @@ interface Started {
 
 const live: AgentRuntime[] = [];
 
-async function start(scenario: string | object, settings: Partial<RuntimeSettings> = {}, startIt = true, maxLineBytes?: number): Promise<Started> {
+async function start(
+  scenario: string | object,
+  settings: Partial<RuntimeSettings> = {},
+  startIt = true,
+  maxLineBytes?: number,
+  listProcesses?: () => Promise<ProcessInfo[]>,
+): Promise<Started> {
   const dir = mkdtempSync(path.join(tmpdir(), 'reins-rt-'));
   const record = path.join(dir, 'record.jsonl');
   const json = typeof scenario === 'string' ? readFileSync(path.join(scenarios, `${scenario}.json`), 'utf8') : JSON.stringify(scenario);
@@ -33,18 +40,12 @@ async function start(scenario: string | object, settings: Partial<RuntimeSetting
     settings: () => ({ ...defaultRuntimeSettings, initializeTimeoutMs: 3000, ...settings }),
     log,
     maxLineBytes,
+    listProcesses,
   });
   live.push(rt);
   if (startIt) await rt.start();
   return { rt, record, log };
 }
-
-const waitFor = (cond: () => boolean, ms = 5000) =>
-  new Promise<void>((resolve, reject) => {
-    const deadline = Date.now() + ms;
-    const tick = () => (cond() ? resolve() : Date.now() > deadline ? reject(new Error('condition not met')) : setTimeout(tick, 10));
-    tick();
-  });
 
 afterEach(async () => {
   await Promise.all(live.splice(0).map((rt) => rt.shutdown('deactivate', 200)));
@@ -60,7 +61,7 @@ describe('runtime against the scripted agent', function () {
     const result = await rt.prompt('hi');
     assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
     assert.equal(chunks.join(''), 'hello there');
-    const init = received(readRecord(record), 'initialize')[0].msg.params;
+    const init = firstReceived(readRecord(record), 'initialize').msg.params;
     assert.equal(init.protocolVersion, 1);
     assert.equal(init.clientCapabilities.fs.writeTextFile, true);
   });
@@ -76,7 +77,10 @@ describe('runtime against the scripted agent', function () {
     const sent = cancels(readRecord(record));
     // Sent at once, not left to the first re-send at 250 ms. (Sabotage, the routine's first
     // sendCancel removed: "first session/cancel reached the agent 262 ms after the stop".)
-    assert.ok(sent.length > 0 && sent[0].t - asked < 100, `first session/cancel reached the agent ${sent.length ? Math.round(sent[0].t - asked) : 'never'} ms after the stop`);
+    assert.ok(
+      sent.length > 0 && sent[0].t - asked < 100,
+      `first session/cancel reached the agent ${sent.length ? Math.round(sent[0].t - asked) : 'never'} ms after the stop`,
+    );
     // Sabotage (the routine's sendCancel effect removed): "session/cancel sent 0 times, want exactly 1"
     assert.equal(sent.length, 1, `session/cancel sent ${sent.length} times, want exactly 1`);
     assert.equal(sent[0].msg.params.sessionId, rt.sessionId);
@@ -99,7 +103,7 @@ describe('runtime against the scripted agent', function () {
     void rt.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     const first = rt.stop('user');
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     const second = rt.stop('panel-closed');
     // Sabotage (stop() not joining a stop in progress): "Timeout of 20000ms exceeded": the
     // second call's deferred replaced the first one's, which then never resolved.
@@ -218,10 +222,13 @@ describe('runtime against the scripted agent', function () {
     assert.equal(cancels(entries).length, 2, 'one cancel per rejection');
     const gaps = [prompts[1].t - prompts[0].t, prompts[2].t - prompts[1].t];
     // 100 ms then 150 ms back-off (plus the round trip): well under a second each.
-    assert.ok(gaps.every((g) => g >= 90 && g < 600), `retry gaps ${gaps.map(Math.round).join(', ')} ms`);
+    assert.ok(
+      gaps.every((g) => g >= 90 && g < 600),
+      `retry gaps ${gaps.map(Math.round).join(', ')} ms`,
+    );
   });
 
-  it('busy rejection past the retry budget: fails with the agent\'s own error, one more cancel, text kept', async () => {
+  it("busy rejection past the retry budget: fails with the agent's own error, one more cancel, text kept", async () => {
     const { rt, record } = await start({ prompts: [{ steps: [busy] }] }, { busyRetryMs: 700 });
     let given: string | undefined;
     rt.onTurnEnded((e) => (given = e.text));
@@ -251,7 +258,10 @@ describe('runtime against the scripted agent', function () {
     const { rt, log } = await start('garbage');
     const result = await rt.prompt('go');
     assert.equal(result.kind, 'completed');
-    assert.ok(log.lines.some((l) => /not JSON-RPC/.test(l)), log.lines.join('\n'));
+    assert.ok(
+      log.lines.some((l) => /not JSON-RPC/.test(l)),
+      log.lines.join('\n'),
+    );
   });
 
   it('an oversized line closes the connection with an error that says so', async () => {
@@ -259,7 +269,10 @@ describe('runtime against the scripted agent', function () {
     const { rt, log } = await start('oversized', {}, true, 1024 * 1024);
     const result = await rt.prompt('go');
     assert.notEqual(result.kind, 'completed');
-    assert.ok(log.lines.some((l) => /larger than/.test(l)), log.lines.filter((l) => /connection/.test(l)).join('\n'));
+    assert.ok(
+      log.lines.some((l) => /larger than/.test(l)),
+      log.lines.filter((l) => /connection/.test(l)).join('\n'),
+    );
   });
 
   it('an agent that never answers initialize fails within the time limit with the command and stderr', async () => {
@@ -283,30 +296,39 @@ describe('runtime against the scripted agent', function () {
     const { rt, record } = await start('tool-leftover', { leftoverProcesses: 'end' });
     void rt.prompt('go');
     const started = await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
-    const pid = events(started, 'tool-process-started')[0].pid as number;
+    const pid = firstEvent(started, 'tool-process-started').pid as number;
     const report: StopReport = await rt.stop('user');
     assert.equal(report.outcome, 'aborted');
     await report.leftoversFound;
     // Sabotage (the leftover scan not called): printed "[]".
     // The tool is `sh -c "sleep 37"`: the shell and, where it does not exec, its sleep.
-    assert.ok(report.leftovers.some((p) => p.pid === pid), JSON.stringify(report.leftovers));
-    assert.ok(report.leftovers.every((p) => /sleep 37/.test(p.command)), JSON.stringify(report.leftovers));
-    await waitFor(() => !isAlive(pid), 3000);
+    assert.ok(
+      report.leftovers.some((p) => p.pid === pid),
+      JSON.stringify(report.leftovers),
+    );
+    assert.ok(
+      report.leftovers.every((p) => /sleep 37/.test(p.command)),
+      JSON.stringify(report.leftovers),
+    );
+    await waitFor('the leftover to be ended', () => !isAlive(pid), 3000);
   });
 
   it("the agent's own processes from before the turn are never taken for leftovers", async () => {
     // Turn 1 leaves a helper running (as codex-acp's wrapper starts its binary, or gemini
     // relaunches itself, moments before a first turn); turn 2 starts a tool and is stopped.
-    const { rt, record } = await start({
-      prompts: [
-        { steps: [{ tool: { id: 't1', title: 'sleep 30' } }, { spawn: 'sleep 30' }, { text: 'helper started' }], killToolsOnCancel: false },
-        { steps: [{ tool: { id: 't2', title: 'sleep 37' } }, { spawn: 'sleep 37' }, { hang: true }], killToolsOnCancel: false, onCancel: 'quick' },
-      ],
-    }, { leftoverProcesses: 'leave' });
+    const { rt, record } = await start(
+      {
+        prompts: [
+          { steps: [{ tool: { id: 't1', title: 'sleep 30' } }, { spawn: 'sleep 30' }, { text: 'helper started' }], killToolsOnCancel: false },
+          { steps: [{ tool: { id: 't2', title: 'sleep 37' } }, { spawn: 'sleep 37' }, { hang: true }], killToolsOnCancel: false, onCancel: 'quick' },
+        ],
+      },
+      { leftoverProcesses: 'leave' },
+    );
     await rt.prompt('one');
     // A person's next prompt comes more than the few ms `ps` takes to list the idle agent's
     // processes; a prompt inside that window gets only what ps dates a second before it.
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     void rt.prompt('two');
     await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 2);
     const [helper, tool] = events(readRecord(record), 'tool-process-started').map((e) => e.pid as number);
@@ -315,23 +337,34 @@ describe('runtime against the scripted agent', function () {
     // Sabotage (no baseline, start times only): "leftovers: sh -c sleep 30, sh -c sleep 37,
     // sleep 37, sleep 30" (the helper, started 300 ms before turn 2, fell inside ps's
     // one-second resolution; codex-acp's binary and gemini's relaunch fell there too).
-    assert.ok(leftovers.some((p) => p.pid === tool), `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+    assert.ok(
+      leftovers.some((p) => p.pid === tool),
+      `leftovers: ${leftovers.map((p) => p.command).join(', ')}`,
+    );
     assert.ok(!leftovers.some((p) => p.pid === helper || /sleep 30/.test(p.command)), `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
   });
 
   // Issue 7 §1. Sabotage (findLeftovers without the tool-command match, every new descendant
   // counted as before): "leftovers: sh -c sleep 31, sh -c sleep 37, sleep 37, sleep 31" (the
   // agent's own `sleep 31`, started during the turn with no tool call, was taken).
-  it("processes the agent starts of its own, during the turn and after it, are never leftovers", async () => {
-    const { rt, record } = await start({
-      prompts: [
-        {
-          steps: [{ spawn: 'sleep 31' }, { tool: { id: 't', title: 'Run', rawInput: { command: 'sleep 37' } } }, { spawn: 'sleep 37', toolCallId: 't' }, { hang: true }],
-          killToolsOnCancel: false,
-          onCancel: { delayMs: 50 },
-        },
-      ],
-    }, { leftoverProcesses: 'leave' });
+  it('processes the agent starts of its own, during the turn and after it, are never leftovers', async () => {
+    const { rt, record } = await start(
+      {
+        prompts: [
+          {
+            steps: [
+              { spawn: 'sleep 31' },
+              { tool: { id: 't', title: 'Run', rawInput: { command: 'sleep 37' } } },
+              { spawn: 'sleep 37', toolCallId: 't' },
+              { hang: true },
+            ],
+            killToolsOnCancel: false,
+            onCancel: { delayMs: 50 },
+          },
+        ],
+      },
+      { leftoverProcesses: 'leave' },
+    );
     void rt.prompt('go');
     await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 2);
     const report = await rt.stop('user');
@@ -342,17 +375,50 @@ describe('runtime against the scripted agent', function () {
 
   // Sabotage (prompt() and newSession() not waiting for leftovers.barrier()): "leftovers: sh -c
   // sleep 37, sleep 37" — the new session's own process, started by session/new while `ps` ran.
+  // Since the listing reads /proc instead of starting ps (7923e55) it ended before session/new
+  // could start anything, and the same sabotage (replaceSession without the barrier) passed 3 of 3
+  // runs. So the listing at the stop is now held back 500 ms, as a slow `ps` on a busy machine
+  // would be; with that, the sabotage printed "leftovers: sh -c sleep 37, sleep 37" again.
   it("the stopped turn's process listing is taken before session/new can start anything", async () => {
-    const { rt, record } = await start({
-      startup: { sessionProcess: 'sleep 37' },
-      prompts: [{ steps: [{ tool: { id: 't', title: 'sleep 37', rawInput: { command: 'sleep 37' } } }, { hang: true }], onCancel: 'quick' }],
-    }, { leftoverProcesses: 'leave' });
+    const hold = { ms: 0 };
+    const { rt, record } = await start(
+      {
+        startup: { sessionProcess: 'sleep 37' },
+        prompts: [{ steps: [{ tool: { id: 't', title: 'sleep 37', rawInput: { command: 'sleep 37' } } }, { hang: true }], onCancel: 'quick' }],
+      },
+      { leftoverProcesses: 'leave' },
+      true,
+      undefined,
+      async () => {
+        await sleep(hold.ms);
+        return listProcesses();
+      },
+    );
+    // The first session's own process is `sh -c 'sleep 37'`, and dash forks its `sleep 37` a
+    // moment later. Under load (a CI run beside two host runs) that child came up after the turn
+    // began, with the tool's command, and was rightly taken as the turn's: "leftovers: sleep 37".
+    // What this test is about is the second session's process, so the first is waited for whole.
+    await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
+    const [first] = events(readRecord(record), 'tool-process-started');
+    const childrenOf = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+      } catch {
+        return 'no /proc here: ps gives start times to the second, so this race cannot be seen';
+      }
+    };
+    await waitFor("the first session's sleep 37 running", () => first !== undefined && childrenOf(first.pid) !== '');
     void rt.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
+    hold.ms = 500;
     const report = await rt.newSession();
     assert.equal(report.outcome, 'aborted');
     const leftovers = await report.leftoversFound;
-    assert.deepEqual(leftovers.map((p) => p.command), [], `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+    assert.deepEqual(
+      leftovers.map((p) => p.command),
+      [],
+      `leftovers: ${leftovers.map((p) => p.command).join(', ')}`,
+    );
     assert.equal(events(readRecord(record), 'tool-process-started').length, 2, 'two session processes: the first and the new session');
   });
 
@@ -360,25 +426,38 @@ describe('runtime against the scripted agent', function () {
   // next turn's own tool, started while the stopped turn's `ps` ran, taken for a leftover.
   it("a prompt sent right after a stop waits for the stopped turn's process listing", async () => {
     const tool = { tool: { id: 't', title: 'sleep 37', rawInput: { command: 'sleep 37' } } };
-    const { rt, record } = await start({
-      prompts: [
-        { steps: [tool, { hang: true }], onCancel: 'quick' },
-        { steps: [tool, { spawn: 'sleep 37', toolCallId: 't' }, { hang: true }], killToolsOnCancel: true },
-      ],
-    }, { leftoverProcesses: 'leave' });
+    const { rt, record } = await start(
+      {
+        prompts: [
+          { steps: [tool, { hang: true }], onCancel: 'quick' },
+          { steps: [tool, { spawn: 'sleep 37', toolCallId: 't' }, { hang: true }], killToolsOnCancel: true },
+        ],
+      },
+      { leftoverProcesses: 'leave' },
+    );
     void rt.prompt('one');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     const report = await rt.stop('send-now');
     void rt.prompt('two');
     const leftovers = await report.leftoversFound;
-    assert.deepEqual(leftovers.map((p) => p.command), [], `leftovers: ${leftovers.map((p) => p.command).join(', ')}`);
+    assert.deepEqual(
+      leftovers.map((p) => p.command),
+      [],
+      `leftovers: ${leftovers.map((p) => p.command).join(', ')}`,
+    );
   });
 
   // Issue 7 §2. Sabotage (onConnectionClosed not ending the group of an agent that exited by
-  // itself): "condition not met" — the crashed agent's `sleep 60` ran on under init.
+  // itself): "condition not met" — the crashed agent's `sleep 60` ran on under init. (With the shared
+  // waitFor the message is now "timed out after 3000 ms waiting for the crashed agent's sleep 60 to end".)
   it('an agent that crashed leaves nothing of its group behind, and says what was ended', async () => {
     const { rt, record } = await start({
-      prompts: [{ steps: [{ tool: { id: 't', title: 'sleep 60' } }, { spawn: 'sleep 60', toolCallId: 't' }, { sleepMs: 100 }, { crash: { code: 1 } }], killToolsOnCancel: false }],
+      prompts: [
+        {
+          steps: [{ tool: { id: 't', title: 'sleep 60' } }, { spawn: 'sleep 60', toolCallId: 't' }, { sleepMs: 100 }, { crash: { code: 1 } }],
+          killToolsOnCancel: false,
+        },
+      ],
     });
     const cleanups: string[][] = [];
     rt.onExitCleanup(({ ended }) => cleanups.push(ended.map((p) => p.command)));
@@ -386,9 +465,9 @@ describe('runtime against the scripted agent', function () {
     rt.onExit(({ requested }) => exits.push(requested));
     const result = await rt.prompt('go');
     assert.ok(result.kind === 'stopped' && result.stop.outcome === 'agent-exited', JSON.stringify(result));
-    const tool = events(readRecord(record), 'tool-process-started')[0].pid as number;
-    await waitFor(() => !isAlive(tool), 3000);
-    await waitFor(() => exits.length === 1, 3000);
+    const tool = firstEvent(readRecord(record), 'tool-process-started').pid as number;
+    await waitFor("the crashed agent's sleep 60 to end", () => !isAlive(tool), 3000);
+    await waitFor('the exit to be reported', () => exits.length === 1, 3000);
     assert.ok(cleanups.length === 1 && cleanups[0].some((c) => /sleep 60/.test(c)), JSON.stringify(cleanups));
     assert.deepEqual(exits, [false], 'a crash is no requested exit');
   });
@@ -400,7 +479,7 @@ describe('runtime against the scripted agent', function () {
     const exits: boolean[] = [];
     rt.onExit(({ requested }) => exits.push(requested));
     await rt.shutdown('replace-session');
-    await waitFor(() => exits.length === 1, 3000);
+    await waitFor('the exit to be reported', () => exits.length === 1, 3000);
     assert.deepEqual(exits, [true], `exits: ${JSON.stringify(exits)}`);
   });
 
@@ -461,11 +540,12 @@ describe('runtime against the scripted agent', function () {
     const { rt, record } = await start('tool-leftover', { leftoverProcesses: 'leave' });
     void rt.prompt('go');
     const started = await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
-    const toolPid = events(started, 'tool-process-started')[0].pid as number;
+    const toolPid = firstEvent(started, 'tool-process-started').pid as number;
     const agentPid = rt.pid!;
     await rt.shutdown('deactivate', 500);
     // Sabotage (end() signalling only the agent, not its group and tree): "condition not met":
-    // the tool's `sleep 37` outlived the agent.
-    await waitFor(() => !isAlive(toolPid) && !isAlive(agentPid), 3000);
+    // the tool's `sleep 37` outlived the agent. Re-run with the shared waitFor (end() killing the agent alone), it
+    // printed: "Error: timed out after 3000 ms waiting for the agent and its tool to end".
+    await waitFor('the agent and its tool to end', () => !isAlive(toolPid) && !isAlive(agentPid), 3000);
   });
 });

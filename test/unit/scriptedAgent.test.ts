@@ -8,15 +8,18 @@ import * as path from 'node:path';
 import {
   cancels,
   events,
+  firstEvent,
+  firstReceived,
   promptOverlaps,
   readRecord,
   received,
   responseTo,
+  type RpcMessage,
   sent,
   updates,
   waitForRecord,
-  type RpcMessage,
 } from '../fixtures/scriptedAgent/records';
+import { alive, sleep, waitFor } from '../helpers';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const AGENT = path.join(ROOT, 'dist/scripted-agent.js');
@@ -144,29 +147,6 @@ const hang = (onCancel?: unknown, extra: object = {}) => ({
   prompts: [{ steps: [{ text: 'working' }, { hang: true }], ...(onCancel !== undefined && { onCancel }), ...extra }],
 });
 const isUpdate = (kind: string) => (m: RpcMessage) => m.method === 'session/update' && m.params?.update?.sessionUpdate === kind;
-/** Running: exists and is not a zombie waiting for its reaper. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return true; // no /proc here: kill(0) is all we know
-  }
-};
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('scripted agent', function () {
   // Real processes and real delays (the demonstration turn alone takes about two seconds).
@@ -218,12 +198,21 @@ describe('scripted agent', function () {
 
     // The record holds the same exchange, both ways, in order, with wall-clock times.
     const entries = readRecord(record);
-    assert.equal(events(entries, 'started')[0]?.pid, agent.child.pid);
-    assert.equal(received(entries, 'session/prompt')[0].msg.id, id);
+    assert.equal(firstEvent(entries, 'started')?.pid, agent.child.pid);
+    assert.equal(firstReceived(entries, 'session/prompt').msg.id, id);
     assert.deepEqual(responseTo(entries, 'out', id)?.msg.result, { stopReason: 'end_turn' });
-    assert.equal(updates(entries, 'agent_message_chunk').map((u) => u.update.content.text).join(''), 'hello from the script');
+    assert.equal(
+      updates(entries, 'agent_message_chunk')
+        .map((u) => u.update.content.text)
+        .join(''),
+      'hello from the script',
+    );
     const times = entries.map((e) => e.t);
-    assert.deepEqual([...times].sort((a, b) => a - b), times, 'entries are in time order');
+    assert.deepEqual(
+      [...times].sort((a, b) => a - b),
+      times,
+      'entries are in time order',
+    );
     assert.ok(Math.abs(times[0] - Date.now()) < 10_000, 't is wall-clock milliseconds');
     assert.ok(events(entries, 'turn-answered').some((e) => e.requestId === id && e.stopReason === 'end_turn'));
   });
@@ -240,7 +229,7 @@ describe('scripted agent', function () {
     assert.ok(Date.now() - t0 < 500, `answered after ${Date.now() - t0} ms`);
     const entries = readRecord(record);
     assert.equal(cancels(entries, sessionId).length, 1);
-    assert.equal(events(entries, 'cancel-accepted')[0].requestId, id);
+    assert.equal(firstEvent(entries, 'cancel-accepted').requestId, id);
   });
 
   it('delays its answer to a cancel by delayMs', async function () {
@@ -326,7 +315,9 @@ describe('scripted agent', function () {
 
     // The run is gone: the next prompt is accepted, with a new run.
     const third = agent.prompt(sessionId, 'three');
-    const next = await agent.waitFor((m) => isUpdate('session_info_update')(m) && m.params.update._meta.goose.activeRunId !== null && m.params.update._meta.goose.activeRunId !== runId);
+    const next = await agent.waitFor(
+      (m) => isUpdate('session_info_update')(m) && m.params.update._meta.goose.activeRunId !== null && m.params.update._meta.goose.activeRunId !== runId,
+    );
     assert.ok(next);
     agent.cancel(sessionId);
     assert.deepEqual((await third.response).result, { stopReason: 'cancelled' });
@@ -343,10 +334,14 @@ describe('scripted agent', function () {
     agent.cancel(sessionId);
     await waitForRecord(record, (e) => events(e, 'cancel-dropped').length === 1);
     await agent.waitFor(isUpdate('agent_message_chunk'));
-    assert.equal(agent.messages.find((m) => m.result?.stopReason), undefined, 'not answered: the cancel was lost');
+    assert.equal(
+      agent.messages.find((m) => m.result?.stopReason),
+      undefined,
+      'not answered: the cancel was lost',
+    );
     agent.cancel(sessionId);
     assert.deepEqual((await response).result, { stopReason: 'cancelled' });
-    const dropped = events(readRecord(record), 'cancel-dropped')[0];
+    const dropped = firstEvent(readRecord(record), 'cancel-dropped');
     assert.ok(dropped.sinceStartMs < 300);
   });
 
@@ -360,7 +355,11 @@ describe('scripted agent', function () {
     assert.equal((await agent.request('session/load', { sessionId: 'x', cwd: '/', mcpServers: [] }).response).error?.code, -32601);
     assert.equal((await agent.request('session/new', { mcpServers: [] }).response).error?.code, -32602);
     assert.equal((await agent.request('session/prompt', { sessionId: 'nope', prompt: [] }).response).error?.code, -32602);
-    assert.equal(agent.messages.find((m) => m.result?.stopReason), undefined, 'the cancel request cancelled nothing');
+    assert.equal(
+      agent.messages.find((m) => m.result?.stopReason),
+      undefined,
+      'the cancel request cancelled nothing',
+    );
     agent.cancel(sessionId);
     assert.deepEqual((await response).result, { stopReason: 'cancelled' });
     assert.equal(events(readRecord(record), 'cancel-as-request').length, 1);
@@ -372,7 +371,10 @@ describe('scripted agent', function () {
     const sessionId = await agent.ready();
     assert.deepEqual((await agent.prompt(sessionId, 'go').response).result, { stopReason: 'end_turn' });
     assert.deepEqual(agent.rawLines, ['Welcome to the agent! (a banner on stdout)', '{not json', 'WARN: this line is not JSON']);
-    assert.ok(agent.messages.some((m) => m.id === 2_000_000_000 && m.method === undefined), 'a response to a request never made');
+    assert.ok(
+      agent.messages.some((m) => m.id === 2_000_000_000 && m.method === undefined),
+      'a response to a request never made',
+    );
     assert.equal(agent.text(), 'Before the garbage. After the garbage.');
     const entries = readRecord(record);
     assert.deepEqual(received(entries)[0].msg, { raw: 'this is not json' });
@@ -387,13 +389,20 @@ describe('scripted agent', function () {
     const ask = await agent.waitFor((m) => m.method === 'session/request_permission');
     assert.equal(ask.params.sessionId, sessionId);
     assert.equal(ask.params.toolCall.toolCallId, 'call-perm-1');
-    assert.deepEqual(ask.params.options.map((o: { kind: string }) => o.kind), ['allow_once', 'reject_once']);
+    assert.deepEqual(
+      ask.params.options.map((o: { kind: string }) => o.kind),
+      ['allow_once', 'reject_once'],
+    );
     agent.cancel(sessionId);
     await sleep(300);
-    assert.equal(agent.messages.find((m) => m.result?.stopReason), undefined, 'still waiting for the permission answer');
+    assert.equal(
+      agent.messages.find((m) => m.result?.stopReason),
+      undefined,
+      'still waiting for the permission answer',
+    );
     agent.send({ jsonrpc: '2.0', id: ask.id, result: { outcome: { outcome: 'cancelled' } } });
     assert.deepEqual((await response).result, { stopReason: 'cancelled' });
-    const answered = events(readRecord(record), 'permission-answered')[0];
+    const answered = firstEvent(readRecord(record), 'permission-answered');
     assert.equal(answered.afterCancel, true);
     assert.deepEqual(answered.reply, { result: { outcome: { outcome: 'cancelled' } } });
   });
@@ -402,10 +411,7 @@ describe('scripted agent', function () {
     const leftover = start(['--scenario', path.join(SCENARIOS, 'tool-leftover.json')]);
     const s1 = await leftover.ready();
     const first = leftover.prompt(s1, 'go');
-    const started = events(
-      await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1),
-      'tool-process-started',
-    )[0];
+    const started = firstEvent(await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1), 'tool-process-started');
     assert.equal(started.command, 'sleep 37');
     assert.equal(started.toolCallId, 'call-sleep');
     leftover.cancel(s1);
@@ -420,15 +426,15 @@ describe('scripted agent', function () {
     const s2 = await killer.ready();
     const second = killer.prompt(s2, 'go');
     const entries = await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
-    const pid = events(entries, 'tool-process-started')[0].pid as number;
+    const pid = firstEvent(entries, 'tool-process-started').pid as number;
     killer.cancel(s2);
     assert.deepEqual((await second.response).result, { stopReason: 'cancelled' });
     const after = await waitForRecord(record, (e) => events(e, 'tool-process-exited').length === 1);
-    const killed = events(after, 'tool-process-killed')[0];
+    const killed = firstEvent(after, 'tool-process-killed');
     assert.equal(killed.pid, pid);
     assert.ok(killed.pids.length >= 2, 'the shell and the command it forked');
     const pids = killed.pids as number[];
-    assert.ok(await until(() => !pids.some(alive), 2000), `still running: ${pids.filter(alive).join(', ')}`);
+    await waitFor(`the killed tree (${pids.join(', ')}) to end`, () => !pids.some(alive), 2000);
   });
 
   it('makes calls to the client and records the answers', async function () {
@@ -453,10 +459,13 @@ describe('scripted agent', function () {
     agent.send({ jsonrpc: '2.0', id: write.id, error: { code: -32603, message: 'denied' } });
     assert.deepEqual((await response).result, { stopReason: 'end_turn' });
     const answers = events(readRecord(record), 'call-answered');
-    assert.deepEqual(answers.map((a) => [a.method, a.reply]), [
-      ['fs/read_text_file', { result: { content: 'hello' } }],
-      ['fs/write_text_file', { error: { code: -32603, message: 'denied' } }],
-    ]);
+    assert.deepEqual(
+      answers.map((a) => [a.method, a.reply]),
+      [
+        ['fs/read_text_file', { result: { content: 'hello' } }],
+        ['fs/write_text_file', { error: { code: -32603, message: 'denied' } }],
+      ],
+    );
   });
 
   it('queues a second prompt outside goose mode; one cancel cancels both', async function () {
@@ -490,7 +499,10 @@ describe('scripted agent', function () {
     const { id } = never.request('initialize', { protocolVersion: 1 });
     await waitForRecord(record, (e) => events(e, 'initialize-unanswered').length === 1);
     await sleep(200);
-    assert.equal(never.messages.find((m) => m.id === id), undefined);
+    assert.equal(
+      never.messages.find((m) => m.id === id),
+      undefined,
+    );
 
     const bad = start(json({ prompts: [{ steps: [{ text: 'ok' }, { txet: 'typo' }] }] }));
     assert.equal((await bad.exited).code, 2);
@@ -498,9 +510,7 @@ describe('scripted agent', function () {
   });
 
   it('with abortOnCancel stops waiting for the permission answer, and records the late one', async function () {
-    const agent = start(
-      json({ prompts: [{ steps: [{ permission: { toolCallId: 't1', title: 'Edit', abortOnCancel: true } }] }] }),
-    );
+    const agent = start(json({ prompts: [{ steps: [{ permission: { toolCallId: 't1', title: 'Edit', abortOnCancel: true } }] }] }));
     const sessionId = await agent.ready();
     const { response } = agent.prompt(sessionId, 'go');
     const ask = await agent.waitFor((m) => m.method === 'session/request_permission');
@@ -509,7 +519,7 @@ describe('scripted agent', function () {
     agent.send({ jsonrpc: '2.0', id: ask.id, result: { outcome: { outcome: 'cancelled' } } });
     const entries = await waitForRecord(record, (e) => events(e, 'late-response').length === 1);
     assert.equal(events(entries, 'permission-abandoned').length, 1);
-    assert.equal(events(entries, 'late-response')[0].method, 'session/request_permission');
+    assert.equal(firstEvent(entries, 'late-response').method, 'session/request_permission');
   });
 
   it('exits when stdin closes or on SIGTERM, unless told to stay', async function () {
@@ -560,6 +570,19 @@ describe('scripted agent', function () {
     assert.deepEqual(sent(readRecord(record)).find((w) => w.msg.oversized)?.msg, { oversized: 100_000 });
   });
 
+  it('floods numbered chunks, each once and in order, with a paragraph break every n (the webview benchmark)', async function () {
+    const agent = start(json({ prompts: [{ steps: [{ flood: { count: 1000, perSecond: 5000, paragraph: 100 } }] }] }));
+    const sessionId = await agent.ready();
+    await agent.prompt(sessionId, 'go').response;
+    const chunks = agent.messages.filter((m) => m.method === 'session/update').map((m) => m.params.update.content.text as string);
+    assert.equal(chunks.length, 1000);
+    assert.ok(
+      chunks.every((c, i) => c === `c${i} ${i % 100 === 99 ? '\n\n' : ''}`),
+      chunks.slice(0, 3).join('|'),
+    );
+    assert.equal(firstEvent(readRecord(record), 'flood-sent')?.count, 1000);
+  });
+
   it('takes its scenario and record from the environment', async function () {
     const envRecord = path.join(dir, 'env.jsonl');
     const agent = new Agent([], {
@@ -570,7 +593,7 @@ describe('scripted agent', function () {
     const sessionId = await agent.ready();
     await agent.prompt(sessionId, 'go').response;
     assert.equal(agent.text(), 'env');
-    assert.equal(events(readRecord(envRecord), 'started')[0].scenario, 'from-env');
+    assert.equal(firstEvent(readRecord(envRecord), 'started').scenario, 'from-env');
   });
 
   it('demo mode: says what it is, quotes the prompt, reads, asks permission, reports the choice', async function () {
@@ -590,7 +613,10 @@ describe('scripted agent', function () {
     assert.equal(tools[0].params.update.title, 'Read README.md');
     assert.equal(tools[0].params.update.kind, 'read');
     assert.equal(tools.at(-1)!.params.update.status, 'completed');
-    assert.deepEqual(ask.params.options.map((o: { optionId: string }) => o.optionId), ['allow-once', 'reject-once']);
+    assert.deepEqual(
+      ask.params.options.map((o: { optionId: string }) => o.optionId),
+      ['allow-once', 'reject-once'],
+    );
     agent.send({ jsonrpc: '2.0', id: ask.id, result: { outcome: { outcome: 'selected', optionId: 'reject-once' } } });
     assert.deepEqual((await response).result, { stopReason: 'end_turn' });
     assert.match(agent.text(), /You chose \*\*Reject\*\*/);

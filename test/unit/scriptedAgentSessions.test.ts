@@ -6,6 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RpcMessage } from '../fixtures/scriptedAgent/records';
+import { sleep } from '../helpers';
 
 const AGENT = path.resolve(__dirname, '../../../dist/scripted-agent.js');
 const live: ChildProcess[] = [];
@@ -36,7 +37,7 @@ function agent(scenario: object) {
       const answer = messages.find((m) => m.id === id && m.method === undefined);
       if (answer) return answer;
       if (Date.now() > deadline) throw new Error(`no answer to ${method}`);
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
     }
   };
   return { messages, request };
@@ -112,7 +113,7 @@ describe('scripted agent: sessions', function () {
     await a.request('initialize', { protocolVersion: 1 });
     const { sessionId } = (await a.request('session/new', { cwd, mcpServers: [] })).result;
     const turn = a.request('session/prompt', { sessionId, prompt: prompt('work') });
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     assert.deepEqual((await a.request('session/close', { sessionId })).result, {});
     assert.equal((await turn).result?.stopReason, 'cancelled', 'as if session/cancel had come');
     assert.equal((await a.request('session/prompt', { sessionId, prompt: prompt('again') })).error?.code, -32602);

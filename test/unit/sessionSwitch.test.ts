@@ -9,7 +9,7 @@ import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/session/agentRuntime';
 import type { ReopenRequest, SessionOpened } from '../../src/session/sessionSwitch';
 import { MemoryLogger } from '../../src/util/logger';
-import { events, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
+import { firstEvent, firstReceived, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -75,7 +75,7 @@ describe('session switch against the scripted agent', function () {
     // Sabotage (openFirst ignoring `reopen`): "Expected values to be strictly equal: + 'sess-2' - 'sess-1'".
     assert.equal(second.rt.sessionId, sessionId);
     assert.deepEqual(methods(second.record), ['initialize', 'session/load']);
-    const load = received(readRecord(second.record), 'session/load')[0].msg.params;
+    const load = firstReceived(readRecord(second.record), 'session/load').msg.params;
     assert.deepEqual({ sessionId: load.sessionId, cwd: load.cwd, mcpServers: load.mcpServers }, { sessionId, cwd: dir, mcpServers: [] });
     assert.equal(texts(second.updates, 'user_message_chunk'), 'What is the answer?');
     assert.equal(texts(second.updates, 'agent_message_chunk'), 'The answer is 42.');
@@ -88,7 +88,7 @@ describe('session switch against the scripted agent', function () {
     assert.equal(second.rt.sessionConfig?.view().title, 'What is the answer?');
     // Prompts go to the loaded session.
     await second.rt.prompt('And now?');
-    assert.equal(received(readRecord(second.record), 'session/prompt')[0].msg.params.sessionId, sessionId);
+    assert.equal(firstReceived(readRecord(second.record), 'session/prompt').msg.params.sessionId, sessionId);
   });
 
   it('resume where the transcript is still shown and the agent offers it: no replay', async () => {
@@ -154,11 +154,11 @@ describe('session switch against the scripted agent', function () {
     const order = methods(record).filter((m) => m !== 'initialize');
     // Sabotage (closeCurrent() removed from newSession): "Expected values to be strictly deep-equal: … - 'session/close',".
     assert.deepEqual(order, ['session/new', 'session/prompt', 'session/cancel', 'session/close', 'session/new']);
-    assert.equal(received(readRecord(record), 'session/close')[0].msg.params.sessionId, old);
+    assert.equal(firstReceived(readRecord(record), 'session/close').msg.params.sessionId, old);
     // The close came after the prompt's answer: the routine settled the turn first.
     const entries = readRecord(record);
-    const answered = events(entries, 'turn-answered')[0].t;
-    assert.ok(received(entries, 'session/close')[0].t > answered);
+    const answered = firstEvent(entries, 'turn-answered').t;
+    assert.ok(firstReceived(entries, 'session/close').t > answered);
   });
 
   it('load while a turn runs: stopped and confirmed first, old session closed, then loaded', async () => {

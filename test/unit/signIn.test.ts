@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { AUTH_REQUIRED, describeMethod, isAuthRequired, parseAuthMethods, signInNeededText } from '../../src/auth/methods';
 import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
-import { sha256 } from '../fixtures/scriptedAgent/auth';
-import { events, readRecord, received } from '../fixtures/scriptedAgent/records';
+import { sha256 } from '../../src/demoAgent/auth';
+import { firstEvent, firstReceived, readRecord, received } from '../fixtures/scriptedAgent/records';
 
 const agentJs = path.resolve(__dirname, '../../../dist/scripted-agent.js');
 
@@ -109,7 +109,7 @@ describe('sign-in against the scripted agent', function () {
       ['key', 'login', 'oauth'],
     );
     assert.equal(received(readRecord(record), 'authenticate').length, 0, 'authenticate only after the user chose');
-    const init = received(readRecord(record), 'initialize')[0].msg.params as { clientCapabilities: { auth?: { terminal?: boolean } } };
+    const init = firstReceived(readRecord(record), 'initialize').msg.params as { clientCapabilities: { auth?: { terminal?: boolean } } };
     assert.equal(init.clientCapabilities.auth?.terminal, true, 'Reins can run terminal logins');
   });
 
@@ -126,7 +126,7 @@ describe('sign-in against the scripted agent', function () {
   it('a value in the environment signs in (the agent sees it; the log has only its name)', async () => {
     const { rt, record, log } = runtime({}, { SCRIPTED_KEY: 'sk-unit-secret-1' });
     await rt.start();
-    assert.equal(events(readRecord(record), 'auth-env')[0].sha256, sha256('sk-unit-secret-1'));
+    assert.equal(firstEvent(readRecord(record), 'auth-env').sha256, sha256('sk-unit-secret-1'));
     assert.ok(
       log.lines.some((l) => /env keys SCRIPTED_KEY/.test(l)),
       log.lines.join('\n'),

@@ -9,8 +9,9 @@ import * as path from 'node:path';
 import { listProcesses } from '../../src/acp/processTree';
 import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
-import { events, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { parseScenario } from '../fixtures/scriptedAgent/scenario';
+import { events, firstReceived, readRecord, waitForRecord } from '../fixtures/scriptedAgent/records';
+import { parseScenario } from '../../src/demoAgent/scenario';
+import { waitFor } from '../helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -35,13 +36,6 @@ type Reply = { result?: Record<string, unknown>; error?: { code: number; message
 const replies = (record: string) => events(readRecord(record), 'call-answered').map((e) => ({ method: e.method as string, ...(e.reply as Reply) }));
 /** `sleep` processes whose command line starts with `marker`. */
 const sleeping = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker));
-const waitFor = async (what: string, cond: () => Promise<boolean>, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({
   terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) },
 });
@@ -76,7 +70,7 @@ describe('terminals through the runtime (scripted agent)', function () {
         },
       ],
     });
-    const init = received(readRecord(record), 'initialize')[0].msg.params;
+    const init = firstReceived(readRecord(record), 'initialize').msg.params;
     assert.equal(init.clientCapabilities.terminal, true);
     assert.deepEqual(await rt.prompt('run'), { kind: 'completed', stopReason: 'end_turn' });
     const r = replies(record);
@@ -166,7 +160,7 @@ describe('terminals through the runtime (scripted agent)', function () {
 
   // Sabotage (the terminals' endAll in AgentRuntime.forceStop and onConnectionClosed removed:
   // either one alone is enough), this test printed: AssertionError: sleep 38.1 still running
-  // after Force Stop; the crash test below: Error: timed out waiting for the terminal to end.
+  // after Force Stop; the crash test below: Error: timed out after 10000 ms waiting for the terminal to end.
   it('Force Stop ends the terminals with the agent', async () => {
     const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 38.1' }, 't1'), { hang: true }] }] });
     const turn = rt.prompt('go');
@@ -196,7 +190,9 @@ describe('terminals through the runtime (scripted agent)', function () {
     assert.throws(bad({ output: 't1', kill: 't1' }), /prompts\[0\]\.steps\[0\]\.terminal: needs exactly one of create, output/);
     assert.throws(bad({ create: { args: [] } }), /steps\[0\]\.terminal\.create: needs "command"/);
     assert.throws(bad({ create: { command: 'x', env: [{ name: 'A' }] } }), /terminal\.create\.env\[0\]: needs "value"/);
-    assert.doesNotThrow(() => parseScenario(JSON.stringify({ prompts: [{ steps: [{ terminal: { create: { command: 'x', cwd: '${cwd}' }, as: 't', toolCallId: 'tc' } }] }] }), 's'));
+    assert.doesNotThrow(() =>
+      parseScenario(JSON.stringify({ prompts: [{ steps: [{ terminal: { create: { command: 'x', cwd: '${cwd}' }, as: 't', toolCallId: 'tc' } }] }] }), 's'),
+    );
   });
 
   it('shutdown (deactivation, folder removal) ends the terminals', async () => {

@@ -10,17 +10,10 @@ import { TerminalHost, type TerminalView } from '../../src/acp/clientMethods/ter
 import { isRunning, listProcesses } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
 import { refusal } from './refusal';
+import { sleep, waitFor } from '../helpers';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';
-
-const waitFor = async (what: string, cond: () => boolean | Promise<boolean>, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** The `sleep` processes whose command line starts with `marker` (a unique sleep length; not the shells around them). */
 const withMarker = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker));
@@ -139,7 +132,7 @@ describe('terminal/* client methods', function () {
       assert.equal(error.data?.reason, 'not-running-turn', phase);
       assert.match(error.message, phase === 'idle' ? /no turn is running/ : /nothing new starts until the agent is known to be quiet/);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     assert.equal(fs.existsSync(path.join(ws, 'started')), false);
   });
 

@@ -6,6 +6,22 @@ const u = (update: object): SessionNotification => ({ sessionId: 's', update }) 
 const chunk = (text: string, kind = 'agent_message_chunk') => u({ sessionUpdate: kind, content: { type: 'text', text } });
 
 describe('transcript', () => {
+  // Sabotage (restore() giving the permission its new id but keeping the old toolCallId): this
+  // printed "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal" ('c1' for 'h1').
+  it("a restored permission still points at its tool card, under the card's new id; one whose card is gone points nowhere", () => {
+    const t = new Transcript();
+    t.restore([
+      { kind: 'tool', id: 'c1', title: 'Edit a.md', status: 'completed' },
+      { kind: 'permission', id: 'p1', title: 'Edit a.md', options: [], resolved: 'Allow', toolCallId: 'c1' },
+      { kind: 'permission', id: 'p2', title: 'Run x', options: [], resolved: 'cancelled', toolCallId: 'gone' },
+    ]);
+    const [tool, kept, orphan] = t.entries as { id: string; toolCallId?: string }[];
+    assert.notEqual(tool.id, 'c1');
+    assert.equal(kept.toolCallId, tool.id);
+    assert.equal(orphan.toolCallId, undefined);
+    assert.ok(!('toolCallId' in orphan), 'left out, not undefined (entries are saved as plain data)');
+  });
+
   it('streams chunks into one agent entry as appends, and starts a new one after a tool call', () => {
     const t = new Transcript();
     const ops: TranscriptOp[] = [];
@@ -14,9 +30,15 @@ describe('transcript', () => {
     t.apply(chunk('lo'));
     t.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read a', kind: 'read', status: 'pending' }));
     t.apply(chunk('After'));
-    assert.deepEqual(t.entries.map((e) => e.kind), ['agent', 'tool', 'agent']);
+    assert.deepEqual(
+      t.entries.map((e) => e.kind),
+      ['agent', 'tool', 'agent'],
+    );
     assert.equal((t.entries[0] as { markdown: string }).markdown, 'Hello');
-    assert.deepEqual(ops.map((o) => o.type), ['upsert', 'append', 'upsert', 'upsert']);
+    assert.deepEqual(
+      ops.map((o) => o.type),
+      ['upsert', 'append', 'upsert', 'upsert'],
+    );
   });
 
   it('a tool_call sent twice for one id stays one entry; updates merge; rawInput fills in later', () => {
@@ -24,7 +46,9 @@ describe('transcript', () => {
     t.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'c', title: '', kind: 'execute', status: 'pending', rawInput: {} }));
     t.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Run ls', kind: 'execute', status: 'in_progress' }));
     t.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'c', rawInput: { command: 'ls' } }));
-    t.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'a\nb' } }] }));
+    t.apply(
+      u({ sessionUpdate: 'tool_call_update', toolCallId: 'c', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'a\nb' } }] }),
+    );
     assert.equal(t.entries.length, 1);
     assert.deepEqual(t.entries[0], { kind: 'tool', id: 'c', title: 'Run ls', toolKind: 'execute', status: 'completed', detail: 'a\nb' });
   });
@@ -41,7 +65,10 @@ describe('transcript', () => {
     t.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', status: 'in_progress' }));
     t.apply(u({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'C' }));
     t.markToolsCancelled();
-    assert.deepEqual(t.entries.map((e) => e.kind === 'tool' && e.status), ['completed', 'cancelled', 'cancelled']);
+    assert.deepEqual(
+      t.entries.map((e) => e.kind === 'tool' && e.status),
+      ['completed', 'cancelled', 'cancelled'],
+    );
   });
 
   it('thoughts, plans and user chunks', () => {
@@ -50,6 +77,9 @@ describe('transcript', () => {
     t.apply(u({ sessionUpdate: 'plan', entries: [{ content: 'one', status: 'pending', priority: 'high' }] }));
     t.apply(chunk('replayed', 'user_message_chunk'));
     t.apply(u({ sessionUpdate: 'usage_update', used: 1, size: 2 }));
-    assert.deepEqual(t.entries.map((e) => e.kind), ['thought', 'plan', 'user']);
+    assert.deepEqual(
+      t.entries.map((e) => e.kind),
+      ['thought', 'plan', 'user'],
+    );
   });
 });

@@ -2,27 +2,47 @@
 import * as assert from 'node:assert/strict';
 import { toSendResult, toStopResult } from '../../src/api';
 import type { StopReport } from '../../src/session/stopReport';
-import { exitCleanupText, leftoverHead, stopCauseText, stopNotice } from '../../src/userText';
+import { endLeftoversLabel, exitCleanupText, leftoverHead, stopCauseText, stopNotice } from '../../src/userText';
 
 const T = 1_000_000;
 function report(extra: Partial<StopReport>): StopReport {
-  return { turnId: 3, cause: 'user', requestedAt: T, firstCancelAt: T, cancelsSent: 1, agent: 'goose', leftovers: [], leftoversFound: Promise.resolve([]), ...extra };
+  return {
+    turnId: 3,
+    cause: 'user',
+    requestedAt: T,
+    firstCancelAt: T,
+    cancelsSent: 1,
+    agent: 'goose',
+    leftovers: [],
+    leftoversFound: Promise.resolve([]),
+    leftoverCheck: 'done',
+    ...extra,
+  };
 }
 
 describe('user text: stops', () => {
   it('says how the stop ended, and how long it took', () => {
-    assert.deepEqual(stopNotice(report({ outcome: 'aborted', settledAt: T + 8 }), 'ws'), { level: 'info', text: 'Stopped: the agent confirmed in 8 ms.' });
-    assert.deepEqual(stopNotice(report({ outcome: 'aborted', settledAt: T + 1830, cause: 'send-now' }), 'ws'), { level: 'info', text: 'Stopped (new prompt sent): the agent confirmed in 1.8 s.' });
-    assert.equal(stopNotice(report({ outcome: 'completed', evidence: { kind: 'answered', stopReason: 'end_turn' }, settledAt: T }), 'ws')?.text, 'Stopped: the turn had already ended (end_turn) in 0 ms.');
+    assert.deepEqual(stopNotice(report({ outcome: 'aborted', settledAt: T + 8 }), 'ws'), { level: 'info', text: 'Stopped — the agent confirmed in 8 ms' });
+    assert.deepEqual(stopNotice(report({ outcome: 'aborted', settledAt: T + 1830, cause: 'send-now' }), 'ws'), {
+      level: 'info',
+      text: 'Stopped (new prompt sent) — the agent confirmed in 1.8 s',
+    });
+    assert.equal(
+      stopNotice(report({ outcome: 'completed', evidence: { kind: 'answered', stopReason: 'end_turn' }, settledAt: T }), 'ws')?.text,
+      'Stopped — the agent had already finished in 0 ms',
+    );
     assert.equal(stopNotice(report({ outcome: 'agent-exited', settledAt: T + 5 }), 'ws')?.level, 'warning');
-    assert.match(stopNotice(report({ outcome: 'abort-unverified', unverifiedCause: 'no answer' }), 'ws')!.text, /^Stop not confirmed: no answer\. No new prompt or session starts in ws/);
+    assert.equal(
+      stopNotice(report({ outcome: 'abort-unverified', unverifiedCause: 'no answer' }), 'ws', T + 10_000)!.text,
+      'Stop not confirmed after 10 s — no new prompt or session starts in ws until the agent is known to be quiet',
+    );
   });
 
   it('says nothing when nothing was in flight', () => {
     assert.equal(stopNotice(report({ firstCancelAt: undefined, outcome: 'completed' }), 'ws'), undefined);
   });
 
-  it('names every cause but the user\'s own Stop', () => {
+  it("names every cause but the user's own Stop", () => {
     assert.equal(stopCauseText('user'), '');
     assert.equal(stopCauseText('deactivate'), ' (Reins is shutting down)');
   });
@@ -31,8 +51,15 @@ describe('user text: stops', () => {
 describe('user text: leftovers and exits', () => {
   const sleep = { pid: 7, ppid: 1, pgid: 1, startedAt: T, command: 'sleep 37' };
   it('counts and names the leftovers', () => {
-    assert.equal(leftoverHead(report({ outcome: 'aborted', leftovers: [sleep] })), 'aborted — 1 tool process still running: sleep 37');
-    assert.equal(leftoverHead(report({ outcome: 'aborted', leftovers: [sleep, { ...sleep, command: 'sh -c sleep 37' }] })), 'aborted — 2 tool processes still running: sleep 37; sh -c sleep 37');
+    assert.equal(leftoverHead(report({ outcome: 'aborted', leftovers: [sleep] })), '1 command was still running: sleep 37');
+    assert.equal(
+      leftoverHead(report({ outcome: 'aborted', leftovers: [sleep, { ...sleep, command: 'sh -c sleep 37' }] })),
+      '2 commands were still running: sleep 37; sh -c sleep 37',
+    );
+  });
+  it('names the button after the count', () => {
+    assert.equal(endLeftoversLabel(report({ leftovers: [sleep] })), 'End It');
+    assert.equal(endLeftoversLabel(report({ leftovers: [sleep, sleep] })), 'End Them');
   });
   it('says what was ended after an exit', () => {
     assert.equal(exitCleanupText('codex', [sleep]), 'codex left 1 process running when it exited; Reins ended it: sleep 37.');
@@ -46,7 +73,23 @@ describe('the command API results', () => {
     assert.deepEqual(toSendResult({ kind: 'failed', error: 'e', agentExited: false }), { status: 'failed', error: 'e' });
   });
   it('maps stop reports, evidence as text', () => {
-    const r = toStopResult(report({ outcome: 'aborted', evidence: { kind: 'answered', stopReason: 'cancelled' }, settledAt: T + 4, leftovers: [{ pid: 7, ppid: 1, pgid: 1, startedAt: T, command: 'sleep 37' }] }));
-    assert.deepEqual(r, { outcome: 'aborted', cause: 'user', turnId: 3, evidence: 'answered cancelled', cancelsSent: 1, settledAfterMs: 4, leftovers: [{ pid: 7, command: 'sleep 37' }] });
+    const r = toStopResult(
+      report({
+        outcome: 'aborted',
+        evidence: { kind: 'answered', stopReason: 'cancelled' },
+        settledAt: T + 4,
+        leftovers: [{ pid: 7, ppid: 1, pgid: 1, startedAt: T, command: 'sleep 37' }],
+      }),
+    );
+    assert.deepEqual(r, {
+      outcome: 'aborted',
+      cause: 'user',
+      turnId: 3,
+      evidence: 'answered cancelled',
+      cancelsSent: 1,
+      settledAfterMs: 4,
+      leftovers: [{ pid: 7, command: 'sleep 37' }],
+      leftoverCheck: 'done',
+    });
   });
 });

@@ -21,7 +21,7 @@ export function createEntryView(entry: TranscriptEntry, ctx: RenderContext): Ent
     case 'thought':
       return createThoughtView(entry);
     case 'tool':
-      return createToolView(entry);
+      return createToolView(entry, ctx);
     case 'permission':
       return createPermissionView(entry, ctx);
     case 'plan':

@@ -1,10 +1,12 @@
-// The agent's reasoning: collapsed and dimmed by default, with a one-line live preview.
+// The agent's reasoning: collapsed and dimmed by default, with a one-line live preview and,
+// once the agent moved on, how long it thought.
 // Its Markdown is rendered only while expanded: thoughts stream as fast as replies and
 // are mostly never opened.
 import type { TranscriptEntry } from '../../../src/shared/messages';
 import { el } from '../dom';
 import { icon } from '../icons';
 import { renderMarkdown } from '../markdown';
+import { thoughtLabel } from '../cardModel';
 import { thoughtPreview } from '../statusModel';
 import { entryShell, type EntryView } from './types';
 
@@ -13,7 +15,8 @@ export function createThoughtView(entry: Extract<TranscriptEntry, { kind: 'thoug
   const details = el('details', 'thought-details');
   const summary = el('summary', 'thought-summary');
   const preview = el('span', 'thought-preview');
-  summary.append(icon('chevron', 'chevron'), icon('think'), el('span', 'thought-label', 'Thinking'), preview);
+  const label = el('span', 'thought-label', thoughtLabel(entry.seconds));
+  summary.append(icon('chevron', 'chevron'), icon('think'), label, preview);
   const body = el('div', 'markdown-body');
   details.append(summary, body);
   root.append(details);
@@ -41,6 +44,7 @@ export function createThoughtView(entry: Extract<TranscriptEntry, { kind: 'thoug
     update(next) {
       if (next.kind !== 'thought') return;
       markdown = next.markdown;
+      label.textContent = thoughtLabel(next.seconds);
       flush();
     },
     append(text) {

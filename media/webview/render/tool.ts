@@ -1,59 +1,100 @@
-// A tool call: kind icon, title, status pill; its output (if any) folds out in a <pre>.
-// Tool calls are updated many times (pending → in_progress → completed), so the view is
-// rebuilt from the entry each time but keeps whether the user expanded the detail. A terminal
-// the tool runs shows its live output below, always open, following the end of the output
-// unless the user scrolled up in it. That output is the command's, untrusted: textContent only.
+// A tool call: kind icon, title, status pill; below it what the call touches and does: its
+// edits as inline diffs (with Open Diff), its locations as links, its text output (folded), a
+// terminal's live output, and the permission request that asks about it. Tool calls are updated
+// many times (pending → in_progress → completed), so the card is rebuilt from the entry each
+// time, keeping what the user opened, the terminal's scroll position and the permission's
+// buttons (their focus). Everything shown is the agent's or the command's: textContent only.
 import type { TerminalOutputView, TranscriptEntry } from '../../../src/shared/messages';
-import { el } from '../dom';
+import { button, el } from '../dom';
 import { icon, toolIcon } from '../icons';
-import { toolStatusLabel } from '../statusModel';
-import { entryShell, type EntryView } from './types';
+import { locationLabel, toolPill } from '../cardModel';
+import { diffBlock } from './diff';
+import { permissionBlock, type PermissionBlock, type PermissionEntry } from './permission';
+import { entryShell, type EntryView, type RenderContext } from './types';
 
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
 
-export function createToolView(entry: ToolEntry): EntryView {
+export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView {
   const root = entryShell(entry);
-  let open = false;
+  let open: boolean | undefined; // the user's choice; undefined: open while a permission waits
   /** The terminal block's scroll position across rebuilds; `follow`: keep showing the end. */
   const scroll = { top: 0, follow: true };
+  let tool = entry;
+  let permission: { entry: PermissionEntry; block: PermissionBlock } | undefined;
 
-  const render = (tool: ToolEntry): void => {
-    root.dataset.status = tool.status;
-    root.replaceChildren();
+  const render = (): void => {
+    const waiting = permission !== undefined && permission.entry.resolved === undefined && permission.block.chosen === undefined;
+    const pill = toolPill(tool.status, permission?.entry, permission?.block.chosen);
+    root.dataset.status = pill.tone;
+    root.classList.toggle('waiting', waiting);
+    const card = el('div', 'tool-card');
 
     const row = el(tool.detail ? 'summary' : 'div', 'tool-row');
     if (tool.detail) row.append(icon('chevron', 'chevron'));
     row.append(icon(toolIcon(tool.toolKind), 'tool-icon'));
     const title = el('span', 'tool-title', tool.title || tool.toolKind || 'Tool call');
     title.title = tool.title;
-    row.append(title, statusPill(tool));
+    row.append(title, statusPill(pill));
 
-    let card: HTMLElement = row;
     if (tool.detail) {
-      const details = el('details');
-      details.open = open;
+      // What the tool was asked (the command) or said: open while its permission waits.
+      const details = el('details', 'tool-details');
+      details.open = open ?? waiting;
       details.addEventListener('toggle', () => (open = details.open));
       details.append(row, el('pre', 'tool-detail', tool.detail));
-      card = details;
+      card.append(details);
+    } else {
+      card.append(row);
     }
-    if (!tool.terminal) {
-      card.classList.add('tool-card');
-      root.append(card);
-      return;
-    }
-    const box = el('div', 'tool-card');
-    box.append(card, ...terminalBlock(tool.terminal, scroll));
-    root.append(box);
+    if (tool.locations?.length) card.append(locationLinks(tool, ctx));
+    tool.diffs?.forEach((diff, i) => card.append(diffBlock(diff, tool.id, i, ctx)));
+    if (tool.terminal) card.append(...terminalBlock(tool.terminal, scroll));
+    // Moving the permission's buttons drops their focus: give it back to the same button.
+    const focused = permission?.block.el.contains(document.activeElement) ? (document.activeElement as HTMLElement) : undefined;
+    if (permission) card.append(permission.block.el);
+    root.replaceChildren(card);
+    if (focused?.isConnected) focused.focus();
   };
-  render(entry);
+  render();
 
   return {
     kind: 'tool',
     el: root,
     update(next) {
-      if (next.kind === 'tool') render(next);
+      if (next.kind !== 'tool') return;
+      tool = next;
+      render();
     },
+    attachPermission(next) {
+      if (permission) permission.entry = next;
+      else
+        permission = {
+          entry: next,
+          block: permissionBlock(next, ctx, true, () => {
+            render(); // the pill leaves "Waiting for you"
+            ctx.focusComposer?.();
+          }),
+        };
+      permission.block.update(next);
+      render();
+    },
+    focus: () => permission?.block.focus(),
   };
+}
+
+function locationLinks(tool: ToolEntry, ctx: RenderContext): HTMLElement {
+  const box = el('div', 'tool-locations');
+  // A diff's file is its own link already; list the other places.
+  const shown = new Set((tool.diffs ?? []).map((d) => d.path));
+  for (const location of tool.locations ?? []) {
+    if (shown.has(location.path) && location.line === undefined) continue;
+    const link = button('link tool-location', locationLabel(location), () => ctx.post({ type: 'openLocation', path: location.path, line: location.line }));
+    link.title = `Open ${location.path}${location.line !== undefined ? ` at line ${location.line}` : ''}`;
+    link.dataset.path = location.path;
+    box.append(link);
+  }
+  box.hidden = box.childElementCount === 0;
+  return box;
 }
 
 function terminalBlock(t: TerminalOutputView, scroll: { top: number; follow: boolean }): HTMLElement[] {
@@ -70,11 +111,12 @@ function terminalBlock(t: TerminalOutputView, scroll: { top: number; follow: boo
   return t.exited ? [pre, el('div', 'tool-terminal-exit', t.exited)] : [pre];
 }
 
-function statusPill(tool: ToolEntry): HTMLElement {
-  const pill = el('span', `pill status-${tool.status}`);
-  if (tool.status === 'in_progress') pill.append(el('span', 'spinner'));
-  else if (tool.status === 'completed') pill.append(icon('check'));
-  else if (tool.status === 'failed') pill.append(icon('error'));
-  pill.append(el('span', 'pill-text', toolStatusLabel(tool.status)));
-  return pill;
+function statusPill(pill: ReturnType<typeof toolPill>): HTMLElement {
+  const span = el('span', `pill status-${pill.tone}`);
+  if (pill.tone === 'in_progress') span.append(el('span', 'spinner'));
+  else if (pill.tone === 'completed') span.append(icon('check'));
+  else if (pill.tone === 'failed') span.append(icon('error'));
+  else if (pill.tone === 'waiting') span.append(icon('shield'));
+  span.append(el('span', 'pill-text', pill.label));
+  return span;
 }

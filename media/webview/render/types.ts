@@ -5,6 +5,10 @@ import type { TranscriptEntry, WebviewToHost } from '../../../src/shared/message
 
 export interface RenderContext {
   post(message: WebviewToHost): void;
+  /** Focus back to the prompt box (after a permission is answered). */
+  focusComposer?(): void;
+  /** The user is typing a prompt: a new permission request must not take the keyboard. */
+  isTyping?(): boolean;
 }
 
 export interface EntryView {
@@ -14,8 +18,19 @@ export interface EntryView {
   update(entry: TranscriptEntry): void;
   /** Streaming kinds only: add text now, render later (see flush). */
   append?(text: string): void;
-  /** Streaming kinds only: bring the DOM up to date with the appended text. */
-  flush?(): void;
+  /**
+   * Streaming kinds only: bring the DOM up to date with the appended text. `true`: work is
+   * left (a long text is rendered over several frames); the transcript calls again next frame.
+   */
+  flush?(): boolean | void;
+  /** Streaming kinds only: no more text will come (the turn ended, or a later entry began). */
+  complete?(): void;
+  /** The entry's text as it stands, for the screen-reader announcement of a finished answer. */
+  readonly text?: string;
+  /** Tool cards only: show (or update) the permission request that asks about this call. */
+  attachPermission?(entry: Extract<TranscriptEntry, { kind: 'permission' }>): void;
+  /** Put the keyboard where this entry wants the user (a permission: its first option). */
+  focus?(): void;
 }
 
 /** The common shell: `div.entry.<kind>[data-id]`. */

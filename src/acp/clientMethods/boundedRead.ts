@@ -1,5 +1,5 @@
 // Reading a file without ever holding more than a limit of it in memory. A 200 MB file read
-// whole through fs/read_text_file once took the extension host to 982 MB (issue 7 §6): a whole
+// whole through fs/read_text_file once took the extension host to 982 MB: a whole
 // read stops as soon as the limit is passed, and a line range is read by streaming, keeping
 // only the lines asked for.
 import type { FileHandle } from 'node:fs/promises';

@@ -1,7 +1,9 @@
 // fs/read_text_file and fs/write_text_file: what the agent may read and write through the
 // editor. Served only for the current session, only for files whose real path is inside the
 // workspace folder (workspacePath.ts), and only up to a size limit each way. Writes need no
-// approval, so each one is reported (path, bytes, created) for the panel to list.
+// approval, so each one is reported (path, bytes, created) for the panel to list. A file open
+// in the editor is read and written there (OpenDocuments, attached by the vscode side), after
+// the same path checks; any other file on disk.
 import type { ReadTextFileRequest, ReadTextFileResponse, WriteTextFileRequest, WriteTextFileResponse } from '@agentclientprotocol/sdk';
 import { constants as C, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
@@ -9,7 +11,7 @@ import * as path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import { readAllBounded, readLineRange, sliceLines, TooLarge } from './boundedRead';
 import { hookedFileOptions } from './fileHooks';
-import { refuse, resolveForRead, resolveForWrite, RESOURCE_NOT_FOUND } from './workspacePath';
+import { refuse, resolveForRead, resolveForWrite, RESOURCE_NOT_FOUND, type Target } from './workspacePath';
 
 export { sliceLines } from './boundedRead';
 export { isInside, RESOURCE_NOT_FOUND } from './workspacePath';
@@ -45,6 +47,17 @@ export interface FileWrite {
   created: boolean;
 }
 
+/**
+ * The editor's open documents, by real path (src/editorFiles.ts in the extension; none in the
+ * unit tests and the interop suite). Both are asked only after the path checks passed.
+ */
+export interface OpenDocuments {
+  /** The current text of the document open at `real` (unsaved edits included); undefined when none is open. */
+  text(real: string): Promise<string | undefined>;
+  /** Replace the text of the document open at `real` (an undoable edit) and save it; false when none is open. */
+  replace(real: string, content: string): Promise<boolean>;
+}
+
 export interface FileAccessOptions {
   /** The current session's id; requests naming another are refused (none yet: all are). */
   sessionId?: () => string | undefined;
@@ -52,7 +65,11 @@ export interface FileAccessOptions {
   limits?: () => Partial<FileLimits>;
   /** Called after each successful write; what it throws is ignored. */
   onWrite?: (write: FileWrite) => void;
-  /** Where `limits` and `onWrite` are attached later, when not given here (the runtime; see fileHooks.ts). */
+  /** Awaited before each write, with the real path about to be written (the turn's checkpoint saves the file); what it throws is ignored. */
+  beforeWrite?: (real: string) => Promise<void>;
+  /** Open documents served instead of the disk. */
+  editor?: () => OpenDocuments | undefined;
+  /** Where `limits`, `onWrite`, `beforeWrite` and `editor` are attached later, when not given here (the runtime; see fileHooks.ts). */
   hooksOwner?: object;
 }
 
@@ -62,7 +79,7 @@ export interface FileAccessOptions {
 // has no such flag.
 export const OPEN_FLAGS = (C.O_NOFOLLOW ?? 0) | (C.O_NONBLOCK ?? 0);
 
-/** Plain disk access: what runs without an editor's buffers (the extension, the interop suite). */
+/** Disk access, through the open documents when an `editor` is given or attached. */
 export function diskFileAccess(root: string, given: FileAccessOptions = {}): FileAccess {
   const options = given.hooksOwner ? { ...hookedFileOptions(given.hooksOwner), ...given } : given;
   const limits = (): FileLimits => ({ ...defaultFileLimits, ...options.limits?.() });
@@ -73,6 +90,8 @@ export function diskFileAccess(root: string, given: FileAccessOptions = {}): Fil
       const { first, count } = lineRange(params);
       const target = await resolveForRead(root, params.path);
       const max = limits().maxReadBytes;
+      const openText = await options.editor?.()?.text(target.real);
+      if (openText !== undefined) return { content: openRange(openText, first, count, max, params.path) };
       const handle = await open(target.real, C.O_RDONLY | OPEN_FLAGS, params.path, 'read');
       try {
         const stat = await handle.stat();
@@ -100,7 +119,9 @@ export function diskFileAccess(root: string, given: FileAccessOptions = {}): Fil
       const max = limits().maxWriteBytes;
       if (bytes > max) throw tooLarge('write', params.path, bytes, max);
       const target = await resolveForWrite(root, params.path);
+      await options.beforeWrite?.(target.real).catch(() => undefined);
       try {
+        if (await options.editor?.()?.replace(target.real, params.content)) return reported(options, target, bytes);
         if (!target.exists) await fsp.mkdir(path.dirname(target.real), { recursive: true });
         const handle = await open(target.real, C.O_WRONLY | C.O_CREAT | C.O_TRUNC | OPEN_FLAGS, params.path, 'write');
         try {
@@ -112,28 +133,46 @@ export function diskFileAccess(root: string, given: FileAccessOptions = {}): Fil
       } catch (error) {
         throw asResponseError(error, params.path, 'write');
       }
-      try {
-        options.onWrite?.({ root: target.root, path: target.real, relative: target.relative, bytes, created: !target.exists });
-      } catch {
-        // Listing the write is a courtesy; the write itself succeeded.
-      }
-      return {};
+      return reported(options, target, bytes);
     },
   };
+}
+
+function reported(options: FileAccessOptions, target: Target, bytes: number): WriteTextFileResponse {
+  try {
+    options.onWrite?.({ root: target.root, path: target.real, relative: target.relative, bytes, created: !target.exists });
+  } catch {
+    // Listing the write is a courtesy; the write itself succeeded.
+  }
+  return {};
+}
+
+/** The lines asked for of an open document's text, within the read limit (the text is in memory already). */
+function openRange(text: string, first: number, count: number | undefined, max: number, requested: string): string {
+  const content = count === undefined && first === 0 ? text : sliceLines(text, first + 1, count);
+  const size = Buffer.byteLength(content, 'utf8');
+  if (size > max) throw tooLarge('read', requested, size, max);
+  return content;
 }
 
 function checkSession(options: FileAccessOptions, sessionId: unknown, method: string): void {
   if (!options.sessionId) return; // no session to compare with (unit tests of the paths alone)
   const current = options.sessionId();
   if (current === undefined || sessionId !== current) {
-    throw refuse('wrong-session', `${method} names session ${JSON.stringify(sessionId)}, which is not this client's current session${current ? ` (${current})` : ''}`);
+    throw refuse(
+      'wrong-session',
+      `${method} names session ${JSON.stringify(sessionId)}, which is not this client's current session${current ? ` (${current})` : ''}`,
+    );
   }
 }
 
 /** The spec's optional `line` (1-based) and `limit`, validated; 0 or null mean "not given", as before. */
 function lineRange(params: ReadTextFileRequest): { first: number; count: number | undefined } {
   const { line, limit } = params;
-  for (const [name, value] of [['line', line], ['limit', limit]] as const) {
+  for (const [name, value] of [
+    ['line', line],
+    ['limit', limit],
+  ] as const) {
     if (value != null && (!Number.isInteger(value) || value < 0)) {
       throw refuse('bad-range', `fs/read_text_file: ${name} must be a whole number of at least 1, not ${JSON.stringify(value)}`, params.path);
     }

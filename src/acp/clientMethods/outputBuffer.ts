@@ -73,7 +73,7 @@ export class OutputBuffer {
 
   text(): string {
     if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.bytes)];
-    return this.chunks.length === 0 ? '' : this.chunks[0].toString('utf8');
+    return this.chunks[0]?.toString('utf8') ?? '';
   }
 
   /**
@@ -84,8 +84,9 @@ export class OutputBuffer {
     const newest: Buffer[] = [];
     let bytes = 0;
     for (let i = this.chunks.length - 1; i >= 0 && bytes < maxBytes; i--) {
-      newest.unshift(this.chunks[i]);
-      bytes += this.chunks[i].length;
+      const chunk = this.chunks[i]!; // 0 <= i < length
+      newest.unshift(chunk);
+      bytes += chunk.length;
     }
     const end = Buffer.concat(newest, bytes);
     return end.subarray(bytes <= maxBytes ? 0 : charBoundaryFrom(end, bytes - maxBytes)).toString('utf8');
@@ -103,15 +104,18 @@ export class OutputBuffer {
   /** Drop from the start until the rest fits: whole chunks first, then part of the oldest. */
   private trim(): void {
     this.dropped = true;
-    while (this.chunks.length > 0 && this.bytes - this.chunks[0].length >= this.limit) {
-      this.bytes -= this.chunks.shift()!.length;
+    let first = this.chunks[0];
+    while (first && this.bytes - first.length >= this.limit) {
+      this.chunks.shift();
+      this.bytes -= first.length;
+      first = this.chunks[0];
     }
-    const first = this.chunks[0];
     if (!first || this.bytes <= this.limit) return;
     const cut = charBoundaryFrom(first, this.bytes - this.limit);
-    this.chunks[0] = first.subarray(cut);
+    const rest = first.subarray(cut);
     this.bytes -= cut;
-    if (this.chunks[0].length === 0) this.chunks.shift();
+    if (rest.length === 0) this.chunks.shift();
+    else this.chunks[0] = rest;
   }
 }
 
@@ -121,6 +125,12 @@ export class OutputBuffer {
  */
 export function charBoundaryFrom(bytes: Buffer, at: number): number {
   let i = Math.max(0, at);
-  while (i < bytes.length && (bytes[i] & 0xc0) === 0x80) i++;
+  while (i < bytes.length && (bytes.readUInt8(i) & 0xc0) === 0x80) i++;
   return i;
+}
+
+/** "exit code 1" or "killed by SIGTERM". Here, not in terminals.ts, so that the transcript's
+ * terminal cards can use it without loading the agent machinery (src/agentMachinery.ts). */
+export function describeStatus(status: ExitStatus): string {
+  return status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`;
 }

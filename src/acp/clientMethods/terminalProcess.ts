@@ -26,7 +26,7 @@ const TERM_GRACE_MS = 1000;
 export class TerminalProcess {
   readonly pid: number | undefined;
   /** startTimeOf(pid) right after the spawn: a later signal checks the pid still names it. */
-  private readonly startTime: string | undefined;
+  readonly startTime: string | undefined;
   readonly buffer: OutputBuffer;
   /** Resolves once with the exit status (a spawn failure resolves too, with exitCode null). */
   readonly exited: Promise<ExitStatus>;

@@ -27,7 +27,7 @@ import type { Disposable } from '../../util/disposable';
 import { Emitter } from '../../util/emitter';
 import type { Logger } from '../../util/logger';
 import type { ProcessInfo } from '../processTree';
-import type { ExitStatus } from './outputBuffer';
+import { describeStatus, type ExitStatus } from './outputBuffer';
 import { TerminalProcess } from './terminalProcess';
 import { resolveForRead, RESOURCE_NOT_FOUND } from './workspacePath';
 
@@ -48,6 +48,11 @@ export interface TerminalHostOptions {
   sessionId(): string | undefined;
   /** The turn as the turn machine has it: terminals start only in a running one. */
   turn(): { phase: string; turnId?: number };
+  /**
+   * Have a terminal's process group ended if the extension host dies (the agent's watchdog:
+   * lifeline.ts); disposed once Reins has ended it. Absent where no lifeline runs.
+   */
+  guard?(pid: number, start: string): Disposable | undefined;
 }
 
 /** What the panel shows in the tool call's card: the terminal's latest output. */
@@ -84,6 +89,8 @@ interface Entry {
   /** Pending live-output timer, and what was last shown (buffer revision, exited). */
   timer: NodeJS.Timeout | undefined;
   shown: string;
+  /** Its guard by the agent's watchdog, ended once Reins has ended it. */
+  unguard: Disposable | undefined;
 }
 
 export class TerminalHost implements Disposable {
@@ -139,14 +146,15 @@ export class TerminalHost implements Disposable {
   async endAll(why: string): Promise<void> {
     this.generation++;
     const entries = [...this.live.values()];
-    if (entries.length === 0) return;
+    const first = entries[0];
+    if (!first) return;
     const running = entries.filter((e) => !e.proc.hasExited);
     const extra = (await Promise.all(entries.map((e) => this.retire(e, `ended with its session (${why})`)))).flat();
     const list = running.map((e) => `${e.id} \`${e.proc.commandLine}\` (pid ${e.proc.pid})`);
     const left = extra.filter((p) => !running.some((e) => e.proc.pid === p.pid));
     const also = left.length > 0 ? `; and what they left: ${left.map((p) => `${p.pid} ${p.command}`).join('; ')}` : '';
     this.options.log.info(
-      `${why}: ended ${running.length} running terminal(s)${list.length ? `: ${list.join('; ')}` : ''}${also}; ${entries.length} terminal(s) of session ${entries[0].sessionId} released`,
+      `${why}: ended ${running.length} running terminal(s)${list.length ? `: ${list.join('; ')}` : ''}${also}; ${entries.length} terminal(s) of session ${first.sessionId} released`,
     );
   }
 
@@ -187,7 +195,8 @@ export class TerminalHost implements Disposable {
     } catch (error) {
       throw spawnRefusal(error as NodeJS.ErrnoException, params.command);
     }
-    const entry: Entry = { id, sessionId, turnId: turn.turnId, proc, timer: undefined, shown: '' };
+    const unguard = proc.pid !== undefined && proc.startTime !== undefined ? this.options.guard?.(proc.pid, proc.startTime) : undefined;
+    const entry: Entry = { id, sessionId, turnId: turn.turnId, proc, timer: undefined, shown: '', unguard };
     this.live.set(id, entry);
     this.changed(entry); // what it printed while starting
     const envNames = Object.keys(env);
@@ -267,6 +276,7 @@ export class TerminalHost implements Disposable {
       if (this.retired.size > RETIRED_KEPT) this.retired.delete(this.retired.keys().next().value!);
     }
     const ended = await entry.proc.end();
+    entry.unguard?.dispose();
     this.show(entry);
     return ended;
   }
@@ -339,6 +349,4 @@ function spawnRefusal(error: NodeJS.ErrnoException, command: string): ResponseEr
   return new ResponseError(ErrorCodes.InternalError, `terminal/create: could not start ${command}: ${error?.message ?? String(error)}`);
 }
 
-export function describeStatus(status: ExitStatus): string {
-  return status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`;
-}
+export { describeStatus } from './outputBuffer';

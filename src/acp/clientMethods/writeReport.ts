@@ -6,15 +6,22 @@
 import { execFile } from 'node:child_process';
 import type { FileMark, FileWriteView } from '../../shared/messages';
 import { attachFileHooks } from './fileHooks';
-import type { FileLimits, FileWrite } from './fs';
+import type { FileLimits, FileWrite, OpenDocuments } from './fs';
 
 /**
- * What the folder session attaches to each runtime it wires: its limits, and every write
- * listed in `sink` (the transcript). Disposing it detaches both.
+ * What the folder session attaches to each runtime it wires: its limits, every write listed in
+ * `sink` (the transcript), the editor's open documents, and what runs before each write (the
+ * turn's checkpoint saves the file). Disposing it detaches them.
  */
-export function watchFileAccess(runtime: object, sink: WriteSink, limits: () => Partial<FileLimits>): { dispose(): void } {
+export function watchFileAccess(
+  runtime: object,
+  sink: WriteSink,
+  limits: () => Partial<FileLimits>,
+  editor?: OpenDocuments,
+  beforeWrite?: (real: string) => Promise<void>,
+): { dispose(): void } {
   const reporter = new WriteReporter(sink);
-  return attachFileHooks(runtime, { limits, onWrite: (write) => reporter.report(write) });
+  return attachFileHooks(runtime, { limits, onWrite: (write) => reporter.report(write), editor, beforeWrite });
 }
 
 /** Marks that follow from the path alone (`relative` is `/`-separated, as FileWrite has it). */
@@ -22,7 +29,8 @@ export function pathMarks(relative: string): FileMark[] {
   // Lower case: on case-insensitive disks .GIT/Hooks is .git/hooks; marking too much is harmless.
   const segments = relative.toLowerCase().split('/');
   if (segments[0] === '.git') return [segments[1] === 'hooks' && segments.length > 2 ? 'gitHook' : 'gitDir'];
-  if (segments[0] === '.vscode' && segments.length > 1) return [segments.length === 2 && segments[1] === 'settings.json' ? 'workspaceSettings' : 'editorConfig'];
+  if (segments[0] === '.vscode' && segments.length > 1)
+    return [segments.length === 2 && segments[1] === 'settings.json' ? 'workspaceSettings' : 'editorConfig'];
   return [];
 }
 
@@ -60,12 +68,15 @@ export class WriteReporter {
     if (this.running) return;
     this.running = true;
     try {
-      while (this.pending.length > 0) {
+      for (let head = this.pending[0]; head; head = this.pending[0]) {
+        const root = head.root;
         const batch = this.pending.splice(0, 200);
-        const root = batch[0].root;
         const mine = batch.filter((p) => p.root === root);
         this.pending.unshift(...batch.filter((p) => p.root !== root));
-        const found = await this.untracked(root, mine.map((p) => p.relative)).catch(() => undefined);
+        const found = await this.untracked(
+          root,
+          mine.map((p) => p.relative),
+        ).catch(() => undefined);
         for (const p of mine) if (found?.has(p.relative)) this.sink.markFile(p.id, p.relative, 'untracked');
       }
     } finally {

@@ -1,0 +1,43 @@
+// The webview's requests that reach into the editor rather than the conversation: Open Diff
+// on a tool card, a location clicked, the composer's `@` file search. Failures are logged and
+// said where the user can act; a search that fails answers no files.
+import * as vscode from 'vscode';
+import type { FolderSession } from '../folderSession';
+import type { HostToWebview, WebviewToHost } from '../shared/messages';
+import { openLocation, openToolDiff } from './editorLinks';
+import { FileSearch } from './fileSearch';
+
+export type EditorRequest = Extract<WebviewToHost, { type: 'openDiff' | 'openLocation' | 'searchFiles' }>;
+
+const searches = new WeakMap<FolderSession, FileSearch>();
+
+export function handleEditorRequest(m: EditorRequest, session: FolderSession, reply: (message: HostToWebview) => void, log: vscode.LogOutputChannel): void {
+  switch (m.type) {
+    case 'openDiff': {
+      const entry = session.transcript.get(m.toolCallId);
+      const diff = entry?.kind === 'tool' ? entry.diffs?.[m.index] : undefined;
+      if (!diff) return void log.warn(`Open Diff: tool call ${m.toolCallId} has no diff ${m.index}`);
+      openToolDiff(diff, session.folder).catch((err: unknown) => {
+        log.error(`Open Diff ${diff.path}: ${String(err)}`);
+        void vscode.window.showErrorMessage(`Reins could not open the diff of ${diff.path}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      return;
+    }
+    case 'openLocation':
+      if (!m.path) return;
+      void openLocation({ path: m.path, line: m.line }, session.folder);
+      return;
+    case 'searchFiles': {
+      let search = searches.get(session);
+      if (!search) searches.set(session, (search = new FileSearch(session.folder)));
+      search.search(m.query).then(
+        (files) => reply({ type: 'fileMatches', requestId: m.requestId, files }),
+        (err: unknown) => {
+          log.warn(`@ file search: ${String(err)}`);
+          reply({ type: 'fileMatches', requestId: m.requestId, files: [] });
+        },
+      );
+      return;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// What a tool call's card shows of its `content`, `locations` and `rawInput`: text output as
+// the detail, edits as diffs (capped), locations as links. Pure; the transcript calls it for
+// every tool_call and tool_call_update. A field the update leaves out keeps its last value.
+import type { ContentBlock, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
+import type { ToolDiffView, ToolLocationView } from '../shared/messages';
+
+/** A side of a diff larger than this is not sent to the panel (the snapshot carries every card). */
+export const MAX_DIFF_TEXT = 256 * 1024;
+/** A card shows at most this many locations (an agent may list every file it searched). */
+export const MAX_LOCATIONS = 50;
+
+export interface ToolCardContent {
+  detail?: string;
+  diffs?: ToolDiffView[];
+  locations?: ToolLocationView[];
+}
+
+/** The card's content from one update; a field is undefined when the update did not say. */
+export function toolCardContent(
+  content: ToolCallContent[] | null | undefined,
+  locations: ToolCallLocation[] | null | undefined,
+  rawInput: unknown,
+): ToolCardContent {
+  const parts: string[] = [];
+  const diffs: ToolDiffView[] = [];
+  for (const c of content ?? []) {
+    if (c.type === 'content') parts.push(contentText(c.content));
+    else if (c.type === 'diff') diffs.push(diffView(c.path, c.oldText ?? undefined, c.newText));
+    // Terminals: their live output is the card's `terminal` (terminalCards.ts).
+  }
+  let detail: string | undefined;
+  if (parts.length > 0) detail = parts.join('\n').slice(0, 4000);
+  // What the tool was asked to do (the command, the pattern), while it has no output of its own.
+  else if (diffs.length === 0 && rawInput && typeof rawInput === 'object' && Object.keys(rawInput).length > 0) {
+    detail = JSON.stringify(rawInput, null, 1).slice(0, 1000);
+  }
+  return {
+    detail,
+    diffs: diffs.length > 0 ? diffs : undefined,
+    locations: locations
+      ? locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, ...(typeof l.line === 'number' && l.line > 0 && { line: l.line }) }))
+      : undefined,
+  };
+}
+
+function diffView(path: string, oldText: string | undefined, newText: string): ToolDiffView {
+  if (newText.length > MAX_DIFF_TEXT || (oldText?.length ?? 0) > MAX_DIFF_TEXT) return { path, newText: '', tooLarge: true };
+  return oldText === undefined ? { path, newText } : { path, oldText, newText };
+}
+
+export function contentText(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'resource_link':
+      return `[${block.title ?? block.name}](${block.uri})`;
+    case 'resource':
+      return 'text' in block.resource ? `\n\`\`\`\n${block.resource.text}\n\`\`\`\n` : `(${block.resource.uri})`;
+    case 'image':
+      return '*(image)*';
+    case 'audio':
+      return '*(audio)*';
+    default:
+      return '';
+  }
+}

@@ -1,0 +1,300 @@
+// The window's conversations: one FolderSession per workspace folder, their panels, and which folder
+// the commands act on. It owns their lives: folders removed from the workspace stop their
+// turn (an exit path) and end their agent; deactivation does the same for all of them.
+// A conversation is shown in one place: an editor tab, or the window's one Reins view (which
+// shows one folder at a time); `reins.openIn` says where a new one opens, and it can move.
+import * as vscode from 'vscode';
+import { installAction, openAgentSettings } from './agents/prepare';
+import { parallelTurnsPerFolder, resolveAgent, runtimeSettings } from './config';
+import { FirstRun, STOP_README_URL } from './firstRun';
+import { FolderSession } from './folderSession';
+import { PanelHost } from './panel/panelHost';
+import { noteHtml, type Surface, type SurfaceKind } from './panel/surface';
+import { ReinsViewProvider } from './panel/viewProvider';
+import { FolderGate } from './session/folderGate';
+import { CheckoutLocks } from './session/checkoutLock';
+import type { AgentRuntime } from './session/agentRuntime';
+import type { CarriedState, PanelAction } from './shared/messages';
+
+/** How long deactivation waits for each running turn to confirm its stop before killing. */
+export const DEACTIVATE_BUDGET_MS = 2000;
+
+/** Where a conversation opens when it is not shown anywhere yet (`reins.openIn`). */
+function openIn(): SurfaceKind {
+  return vscode.workspace.getConfiguration('reins').get<string>('openIn') === 'editor' ? 'editor' : 'view';
+}
+
+export class WindowSessions implements vscode.Disposable {
+  readonly gate = new FolderGate<AgentRuntime>(parallelTurnsPerFolder);
+  /** The gate across windows: one running turn per checkout on this machine (session/checkoutLock.ts). */
+  readonly locks = new CheckoutLocks();
+  private readonly sessions = new Map<string, FolderSession>();
+  /** Each folder's conversation, wherever it is shown (tab or view). */
+  private readonly panels = new Map<string, PanelHost>();
+  /** The draft and scroll of a conversation the view let go of (it showed another folder meanwhile). */
+  private readonly parked = new Map<string, CarriedState>();
+  /** The folder the view is to show once VS Code resolves it, and what it carries there. */
+  private forView: { key: string; carried?: CarriedState } | undefined;
+  private lastFolder: string | undefined;
+  readonly firstRun: FirstRun;
+  readonly view = new ReinsViewProvider((surface, state) => this.onViewResolved(surface, state));
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** Any session's status changed (status bar and context keys listen). */
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.firstRun = new FirstRun(context.globalState);
+    this.disposables.push(
+      this.firstRun,
+      vscode.workspace.onDidChangeWorkspaceFolders((e) => {
+        for (const folder of e.removed) void this.removeFolder(folder.uri.toString());
+      }),
+      vscode.window.onDidChangeActiveTextEditor((editor) => {
+        const folder = editor && vscode.workspace.getWorkspaceFolder(editor.document.uri);
+        if (folder) this.lastFolder = folder.uri.toString();
+      }),
+    );
+  }
+
+  /** The session for `folder`, or for the folder the user works in now. */
+  session(folder?: vscode.WorkspaceFolder): FolderSession | undefined {
+    const target = folder ?? this.currentFolder();
+    if (!target) return undefined;
+    const key = target.uri.toString();
+    let session = this.sessions.get(key);
+    if (!session) {
+      session = new FolderSession(target, this.context, this.log, this.gate, this.locks);
+      this.sessions.set(key, session);
+      session.onDidChange(() => this._onDidChange.fire());
+    }
+    return session;
+  }
+
+  /** The existing session the commands act on, without creating one. */
+  activeSession(): FolderSession | undefined {
+    const folder = this.currentFolder();
+    return folder ? this.sessions.get(folder.uri.toString()) : undefined;
+  }
+
+  allSessions(): FolderSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /**
+   * Shows the folder's conversation where it is, else where `reins.openIn` says. `restored`: a
+   * tab VS Code brought back after a window reload (panel/panelSerializer.ts) to adopt. Returns
+   * undefined without a folder, or while the view is still being resolved (the session starts
+   * the same: use `session()`).
+   */
+  openPanel(folder?: vscode.WorkspaceFolder, restored?: vscode.WebviewPanel): PanelHost | undefined {
+    const session = this.session(folder);
+    if (!session) {
+      void vscode.window
+        .showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.', 'Open Folder')
+        .then((c) => c && vscode.commands.executeCommand('workbench.action.files.openFolder'));
+      return undefined;
+    }
+    this.lastFolder = session.key;
+    const host = this.panels.get(session.key);
+    if (host) {
+      restored?.dispose(); // one panel per folder
+      host.reveal();
+      return host;
+    }
+    if (restored) return this.adopt(PanelHost.revive(restored, session, this.context.extensionUri, this.actionsFor(session)));
+    return openIn() === 'editor' ? this.openInEditor(session) : this.openInView(session);
+  }
+
+  hasPanel(session: FolderSession): boolean {
+    return this.panels.has(session.key);
+  }
+
+  /** The folder's conversation is on screen (its tab or view visible). */
+  isInSight(session: FolderSession): boolean {
+    return this.panels.get(session.key)?.surface.visible === true;
+  }
+
+  /**
+   * Moves the conversation between the editor tab and the Reins view, with its draft and scroll
+   * position (the transcript is the host's). The turn goes on: a move is not a close.
+   */
+  move(session: FolderSession, to: SurfaceKind): PanelHost | undefined {
+    const host = this.panels.get(session.key);
+    if (host?.kind === to) {
+      host.reveal();
+      return host;
+    }
+    const carried = host?.carriedState ?? this.parked.get(session.key);
+    if (host) {
+      this.panels.delete(session.key);
+      host.dispose();
+    }
+    return to === 'editor' ? this.openInEditor(session, carried) : this.openInView(session, carried);
+  }
+
+  /** The folder the Reins view shows now. */
+  viewSession(): FolderSession | undefined {
+    for (const host of this.panels.values()) if (host.kind === 'view') return host.session;
+    return undefined;
+  }
+
+  private openInEditor(session: FolderSession, carried?: CarriedState): PanelHost {
+    this.parked.delete(session.key);
+    return this.adopt(PanelHost.create(session, this.context.extensionUri, this.actionsFor(session), carried));
+  }
+
+  private openInView(session: FolderSession, carried?: CarriedState): PanelHost | undefined {
+    const surface = this.view.current;
+    if (!surface) {
+      // VS Code resolves the view when it is shown: onViewResolved() puts the conversation there.
+      this.forView = { key: session.key, carried };
+      void this.view.show();
+      return undefined;
+    }
+    const host = this.showInView(surface, session, carried);
+    surface.reveal(false);
+    return host;
+  }
+
+  private showInView(surface: Surface, session: FolderSession, carried?: CarriedState): PanelHost {
+    const shown = this.viewSession();
+    if (shown) {
+      // The view shows one folder at a time: the other folder's draft and scroll wait for its return.
+      const other = this.panels.get(shown.key)!;
+      if (other.carriedState) this.parked.set(shown.key, other.carriedState);
+      this.panels.delete(shown.key);
+      other.dispose();
+    }
+    const state = carried ?? this.parked.get(session.key);
+    this.parked.delete(session.key);
+    return this.adopt(PanelHost.inView(surface, session, this.context.extensionUri, this.actionsFor(session), state));
+  }
+
+  /** VS Code resolved the view (first shown, or after a window reload with the folder it showed). */
+  private onViewResolved(surface: Surface, state: unknown): void {
+    const wanted = this.forView;
+    this.forView = undefined;
+    const saved = typeof (state as { folder?: unknown } | undefined)?.folder === 'string' ? (state as { folder: string }).folder : undefined;
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (!wanted && !saved && openIn() === 'editor') {
+      // Shown (VS Code opens the secondary side bar at startup), not asked for: conversations open in tabs here.
+      surface.webview.html = noteHtml(
+        'Conversations open in editor tabs here (the <em>reins.openIn</em> setting). <em>Reins: Move Conversation to Side Bar</em> brings one here.',
+      );
+      return;
+    }
+    const folder = folders.find((f) => f.uri.toString() === (wanted?.key ?? saved)) ?? this.currentFolder();
+    if (!folder) return; // no folder open: the view stays empty (the welcome says what to do)
+    const session = this.session(folder)!;
+    const existing = this.panels.get(session.key);
+    // Its conversation is in a tab already (moved, or opened there): the view shows nothing else.
+    if (existing && existing.kind === 'editor' && !wanted) return;
+    if (existing?.kind === 'editor') {
+      this.panels.delete(session.key);
+      existing.dispose();
+    }
+    this.showInView(surface, session, wanted?.carried);
+    // As Open Agent Panel does: the agent starts, and with it the folder's session reopens;
+    // not on a first run, where the view welcomes instead of starting the demonstration agent.
+    if (vscode.workspace.isTrusted && !this.firstRun.needsAgent) void session.ensureAgent();
+  }
+
+  private adopt(host: PanelHost): PanelHost {
+    const session = host.session;
+    this.lastFolder = session.key;
+    this.panels.set(session.key, host);
+    // The view outlives this host (it shows the next conversation): the listener ends with the host.
+    const active = host.surface.onDidBecomeActive(() => {
+      this.lastFolder = session.key;
+      this._onDidChange.fire();
+    });
+    // Shown or hidden: the status bar carries the busy state only while the conversation is not in sight.
+    const visibility = host.surface.onDidChangeVisibility(() => this._onDidChange.fire());
+    host.onDidDispose(() => {
+      active.dispose();
+      visibility.dispose();
+      if (this.panels.get(session.key) === host) this.panels.delete(session.key);
+      this._onDidChange.fire();
+    });
+    this._onDidChange.fire();
+    return host;
+  }
+
+  private actionsFor(session: FolderSession): (action: PanelAction) => void {
+    return (action) => this.runAction(session, action);
+  }
+
+  private runAction(session: FolderSession, action: PanelAction): void {
+    switch (action) {
+      case 'openLog':
+        return this.log.show(true);
+      case 'aboutStop':
+        return void vscode.env.openExternal(vscode.Uri.parse(STOP_README_URL));
+      case 'checkAgain':
+        return void session.checkAgain();
+      case 'forceStop':
+        return void session.forceStop();
+      case 'endLeftovers':
+        return void session.endLeftovers();
+      case 'undoTurn':
+        return void session.undoTurn();
+      case 'newSession':
+        return void vscode.commands.executeCommand('reins.newSession');
+      case 'selectAgent':
+        return void vscode.commands.executeCommand('reins.selectAgent');
+      case 'restartAgent':
+        return void vscode.commands.executeCommand('reins.restartAgent');
+      // The panel header's mode and model: the pickers, for this panel's folder.
+      case 'setMode':
+        return void vscode.commands.executeCommand('reins.setMode', session.folder.uri);
+      case 'selectModel':
+        return void vscode.commands.executeCommand('reins.selectModel', session.folder.uri);
+      case 'signIn':
+        return void session.signIn.choose();
+      case 'openSettings':
+        return void openAgentSettings();
+      case 'installAgent':
+      case 'copyInstall':
+        return installAction(session.agentName, resolveAgent(this.context.extensionPath, session.agentName)?.entry.command, action);
+    }
+  }
+
+  private currentFolder(): vscode.WorkspaceFolder | undefined {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length === 0) return undefined;
+    if (folders.length === 1) return folders[0];
+    const remembered = folders.find((f) => f.uri.toString() === this.lastFolder);
+    if (remembered) return remembered;
+    const editor = vscode.window.activeTextEditor;
+    return (editor && vscode.workspace.getWorkspaceFolder(editor.document.uri)) ?? folders[0];
+  }
+
+  private async removeFolder(key: string): Promise<void> {
+    const session = this.sessions.get(key);
+    if (!session) return;
+    // An exit path: the folder is gone, so its turn stops through the routine, then the agent ends.
+    await session.shutdown('folder-removed', runtimeSettings().settleTimeoutMs);
+    this.panels.get(key)?.dispose();
+    session.dispose();
+    this.sessions.delete(key);
+    this._onDidChange.fire();
+  }
+
+  /** Deactivation: every running turn stops with a short budget, then every agent tree ends. */
+  async shutdown(): Promise<void> {
+    await Promise.all(this.allSessions().map((s) => s.shutdown('deactivate', DEACTIVATE_BUDGET_MS).catch(() => undefined)));
+  }
+
+  dispose(): void {
+    // After every stop of the shutdown: the checkouts this window held are free for the others.
+    this.locks.releaseAll();
+    for (const panel of this.panels.values()) panel.dispose();
+    for (const session of this.sessions.values()) session.dispose();
+    for (const d of this.disposables) d.dispose();
+    this._onDidChange.dispose();
+  }
+}

@@ -1,0 +1,241 @@
+#!/usr/bin/env node
+// Hostile smoke (issue 12): the corpus of hostile agent output (test/fixtures/hostile/corpus.mjs)
+// played by the scripted agent into the real panel in code-server, as a turn: each payload as
+// agent text (followed by a line "AFTER-i"), as a tool card's title and content, some in a
+// thought, the plan, a permission request's title and options, and the turn's error. Then, in
+// the real webview: nothing executed (no `window.__reinsPwned` in any frame, no request to the
+// local server every payload aims at), no CSP violation (a `securitypolicyviolation` listener in
+// the webview, and the console), no active element in the transcript, only web and mail links,
+// misleading links show their target, and the text after every payload is shown. The probes
+// are checked once on purpose at the end (a blocked image must be reported, a marker found).
+//
+// Standalone: `node test/host/hostileSmoke.mjs` (needs dist/ built); run.mjs calls it.
+// Screenshots: test-results/hostile-*.png.
+import { createServer } from 'node:http';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { hostilePayloads } from '../fixtures/hostile/corpus.mjs';
+import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const resultsDir = join(repo, 'test-results');
+const log = (m) => console.log(`[hostile-smoke] ${m}`);
+const step = stepper(log);
+/**
+ * Elements that agent text must never create in the transcript (Reins' own cards use none of
+ * them; its tool cards are <details>, so a payload's ontoggle is caught by the on* check).
+ */
+const ACTIVE = 'script, iframe, frame, object, embed, img, svg, math, style, link, meta, base, form, input, video, audio, source, template, noscript';
+
+/** A local server that counts every request: a payload that loads or runs anything hits it. */
+async function hitServer() {
+  const hits = [];
+  const server = createServer((req, res) => {
+    hits.push(req.url);
+    res.writeHead(204, { 'access-control-allow-origin': '*' });
+    res.end();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address();
+  return { hits, url: (tag) => `http://127.0.0.1:${port}/hit/${encodeURIComponent(tag)}`, close: () => server.close() };
+}
+
+/** The scripted agent's turn: every payload in every place the agent's text can reach. */
+function scenarioFor(payloads) {
+  const short = (text) => text.slice(0, 400);
+  const steps = [];
+  payloads.forEach(({ name, text }, i) => {
+    steps.push({ text: `${text}\n\nAFTER-${i}\n`, chunk: 4096, intervalMs: 1 });
+    // A tool call between two texts starts a new agent entry: one payload cannot hide the next.
+    steps.push({ tool: { id: `hostile-${i}`, title: `${name}: ${short(text)}`, kind: 'other', status: 'in_progress' } });
+    steps.push({ toolUpdate: { id: `hostile-${i}`, status: 'completed', text: text.slice(0, 20_000) } });
+  });
+  const small = payloads.filter(({ text }) => text.length < 1000);
+  steps.push({ thought: small.map(({ text }) => text).join('\n\n'), chunk: 4096, intervalMs: 1 });
+  steps.push({ update: { sessionUpdate: 'plan', entries: small.map(({ text }) => ({ content: short(text), priority: 'medium', status: 'pending' })) } });
+  steps.push({ tool: { id: 'hostile-permission', title: short(small[1].text), kind: 'edit', status: 'pending' } });
+  steps.push({
+    permission: {
+      toolCallId: 'hostile-permission',
+      title: short(small[0].text),
+      options: [
+        { optionId: 'allow-once', name: short(small[2].text), kind: 'allow_once' },
+        { optionId: 'reject-once', name: short(small[3].text), kind: 'reject_once' },
+      ],
+    },
+  });
+  steps.push({ stderr: small[0].text, repeat: 2 });
+  steps.push({ text: '\n\nTHE-END-OF-THE-ANSWER\n', chunk: 4096, intervalMs: 1 });
+  steps.push({ error: { code: -32603, message: `${small[1].text} ${small[0].text}` } });
+  return { name: 'hostile', prompts: [{ steps }] };
+}
+
+/** `window.__reinsPwned` in every frame of the page (the workbench, the webview host, the panel). */
+async function markers(page) {
+  const found = [];
+  for (const frame of page.frames()) {
+    const value = await frame.evaluate(() => window.__reinsPwned).catch(() => undefined);
+    if (value !== undefined) found.push(`${frame.url().slice(0, 80)}: ${value}`);
+  }
+  return found;
+}
+
+/** `server` (from startCodeServer) is reused if given; otherwise one is started and stopped. */
+export async function runHostileSmoke({ server, extensionDevelopmentPath = repo, timeoutMs = 90_000 } = {}) {
+  mkdirSync(resultsDir, { recursive: true });
+  for (const f of ['hostile-answer.png', 'hostile-links.png', 'hostile-end.png', 'hostile-failure.png']) rmSync(join(resultsDir, f), { force: true });
+  const hits = await hitServer();
+  const payloads = hostilePayloads(hits.url);
+  const workspace = mkdtempSync(join(tmpdir(), 'reins-hostile-ws-'));
+  cpSync(join(repo, 'test/fixtures/workspace'), workspace, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'reins-hostile-'));
+  writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(scenarioFor(payloads)));
+  // Workspace settings: `reins.agents` is machine-overridable, so a folder may set it.
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(
+    join(workspace, '.vscode', 'settings.json'),
+    JSON.stringify({
+      'reins.agents': {
+        hostile: {
+          command: process.execPath,
+          args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario', join(scratch, 'scenario.json')],
+        },
+      },
+      'reins.defaultAgent': 'hostile',
+      'reins.openIn': 'editor',
+    }),
+  );
+  const ownServer = !server;
+  if (ownServer) server = await startCodeServer({ folder: workspace });
+  const browser = await launchBrowser();
+  const { page } = browser;
+  const cspConsole = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to (load|execute|apply|frame|connect)/i.test(m.text())) cspConsole.push(m.text().slice(0, 300));
+  });
+  let frame;
+  try {
+    await step('workbench drawn', async () => {
+      await openWorkbench(page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }));
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
+    });
+    await step('ran "Reins: Open Agent Panel"', () => runCommand(page, 'Reins: Open Agent Panel', timeoutMs));
+    frame = await step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
+    await frame.evaluate(() => {
+      window.__reinsCsp = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__reinsCsp.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    await step(`${payloads.length} hostile payloads as text, tool cards, a thought, the plan; the permission (hostile too) answered`, async () => {
+      const input = frame.locator('#prompt-input');
+      await frame.waitForFunction(() => !document.querySelector('#prompt-input')?.readOnly, null, { timeout: timeoutMs });
+      await input.click();
+      await input.pressSequentially('play the corpus', { delay: 10 });
+      await input.press('Enter');
+      await frame.locator('.entry.permission button[data-option-id="reject-once"]').first().click({ timeout: timeoutMs });
+    });
+    await step('the turn ends with the (hostile) error', async () => {
+      await frame.locator('.entry.agent', { hasText: 'THE-END-OF-THE-ANSWER' }).first().waitFor({ timeout: timeoutMs });
+      await frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs });
+    });
+    await page.screenshot({ path: join(resultsDir, 'hostile-end.png') });
+
+    // Sabotage (markdown.ts's markdown-it with html: true, so raw HTML reaches the DOM), the run
+    // did not get this far: the panel's document was replaced (the meta refresh / base payloads),
+    //   step "54 hostile payloads as text, …" failed after 91.6 s: locator.click: Timeout 90000ms
+    //   exceeded … transcript (end): (n/a)
+    await step('nothing executed or loaded: no marker in any frame, no request to the local server', async () => {
+      await page.waitForTimeout(1000); // a late load (an image, a refresh) would have come by now
+      const found = await markers(page);
+      if (found.length || hits.hits.length) throw new Error(`markers: ${found.join('; ') || 'none'}; requests: ${hits.hits.join(', ') || 'none'}`);
+    });
+    await step('no CSP violation (the webview listener, the console)', async () => {
+      const violations = await frame.evaluate(() => window.__reinsCsp);
+      if (violations.length || cspConsole.length) throw new Error(`listener: ${violations.join('; ') || 'none'}; console: ${cspConsole.join('; ') || 'none'}`);
+    });
+    await step('no active element or event handler in the transcript; links only web and mail', async () => {
+      const bad = await frame.evaluate((active) => {
+        const t = document.querySelector('#transcript');
+        const out = [...t.querySelectorAll(active)].map((e) => `<${e.tagName.toLowerCase()}>`);
+        for (const e of t.querySelectorAll('*'))
+          for (const a of e.attributes) if (/^on/i.test(a.name) || a.name === 'srcdoc') out.push(`${e.tagName}[${a.name}]`);
+        for (const a of t.querySelectorAll('[href]'))
+          if (!/^(https?:|mailto:)/i.test(a.getAttribute('href'))) out.push(`href=${a.getAttribute('href').slice(0, 60)}`);
+        return out;
+      }, ACTIVE);
+      if (bad.length) throw new Error(`found ${bad.slice(0, 20).join(', ')}`);
+    });
+    await step('the text after every payload is shown', async () => {
+      const shown = await frame.locator('#transcript').innerText();
+      const missing = payloads.map((p, i) => (shown.includes(`AFTER-${i}`) ? undefined : `${i} (${p.name})`)).filter(Boolean);
+      if (missing.length) throw new Error(`missing after: ${missing.join(', ')}`);
+      for (const tail of ['level 59', 'deep quote', 'r149c39']) if (!shown.includes(tail)) throw new Error(`"${tail}" is not shown`);
+    });
+    await step('a link whose text reads as another address shows where it goes', async () => {
+      const targets = await frame.locator('.entry.agent .md-link-target').allInnerTexts();
+      const missing = payloads.filter((p) => p.spoof && !targets.some((t) => t.includes(p.spoof))).map((p) => p.name);
+      if (missing.length) throw new Error(`no target shown for: ${missing.join(', ')} (shown: ${targets.join(' ')})`);
+      await frame.locator('.entry.agent .md-link-target').first().scrollIntoViewIfNeeded();
+    });
+    // Sabotage (markdown.css without unicode-bidi: isolate on links and .md-link-target, and without
+    // overflow-x on .markdown-body), this printed:
+    //   step "a bidi override in link text …" failed after 0.1 s: A unicode-bidi normal;
+    //   md-link-target unicode-bidi normal; the transcript scrolls sideways (1322 > 746)
+    await step('a bidi override in link text cannot reverse the target shown; deep nesting does not widen the transcript', async () => {
+      const problems = await frame.evaluate(() => {
+        const out = [];
+        for (const e of document.querySelectorAll('.entry.agent a[href], .entry.agent .md-link-target')) {
+          const style = window.getComputedStyle(e);
+          if (style.unicodeBidi !== 'isolate') out.push(`${e.className || e.tagName} unicode-bidi ${style.unicodeBidi}`);
+        }
+        const scroller = document.querySelector('main.scroller');
+        if (scroller.scrollWidth > scroller.clientWidth + 1) out.push(`the transcript scrolls sideways (${scroller.scrollWidth} > ${scroller.clientWidth})`);
+        return [...new Set(out)];
+      });
+      if (problems.length) throw new Error(problems.join('; '));
+    });
+    await page.screenshot({ path: join(resultsDir, 'hostile-links.png') });
+    // The probes themselves: a blocked load must be reported, a marker must be found.
+    await step('the probes work: a blocked image is reported, a marker is found', async () => {
+      await frame.evaluate((src) => {
+        const img = document.createElement('img');
+        img.src = src;
+        document.body.append(img);
+        window.__reinsPwned = 'probe';
+      }, hits.url('probe'));
+      await frame.waitForFunction(() => window.__reinsCsp.length > 0, null, { timeout: 10_000 });
+      const found = await markers(page);
+      if (!found.some((f) => f.endsWith('probe'))) throw new Error(`the marker probe found ${found.join('; ') || 'nothing'}`);
+      if (hits.hits.length) throw new Error(`the CSP let the probe image load: ${hits.hits.join(', ')}`);
+    });
+  } catch (err) {
+    await page.screenshot({ path: join(resultsDir, 'hostile-failure.png') }).catch(() => {});
+    const transcript = frame
+      ? await frame
+          .locator('#transcript')
+          .innerText()
+          .catch(() => '(n/a)')
+      : '(no webview)';
+    throw new Error(`${err?.message ?? err}\n\ntranscript (end):\n${transcript.slice(-1500)}`);
+  } finally {
+    await browser.close();
+    if (ownServer) await server.stop();
+    hits.close();
+    rmSync(workspace, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const t = Date.now();
+  runHostileSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
+    .then(
+      () => log(`PASS (${((Date.now() - t) / 1000).toFixed(1)} s)`),
+      (err) => {
+        console.error(`[hostile-smoke] FAILED: ${err.message}`);
+        process.exitCode = 1;
+      },
+    )
+    .finally(() => cleanupAll());
+}
