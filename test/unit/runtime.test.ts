@@ -408,6 +408,10 @@ describe('runtime against the scripted agent', function () {
       }
     };
     await waitFor("the first session's sleep 37 running", () => first !== undefined && childrenOf(first.pid) !== '');
+    // /proc dates a process to within 50 ms (startedWithinMs), so a child seen just now may still
+    // count as started with the turn: under load it forked a few ms before the prompt and was
+    // taken ("leftovers: sleep 37", 1 run in 3 beside a code-server install). Let it age first.
+    await sleep(200);
     void rt.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     hold.ms = 500;
