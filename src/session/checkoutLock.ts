@@ -6,6 +6,9 @@
 // the turn settles and when the window ends. A lock whose owner (extension host pid and start
 // time, as agentRecords.ts names agents) is gone is stale and taken over by renaming it away
 // first: rename is atomic, so of two windows taking it over at once only one wins.
+// Inside a window several folders can hold one checkout at once (nested workspace folders with
+// reins.parallelTurnsPerFolder): the window counts its holders per root, and the file goes only
+// when the last of them lets go (the first to end must not free a checkout the other still edits).
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fsp, unlinkSync } from 'node:fs';
@@ -26,6 +29,12 @@ export interface LockHolder {
   root: string;
   phase: 'running' | 'unverified';
   since: number;
+}
+
+/** One folder's turn holding a root in this window. */
+interface Holding {
+  agent: string;
+  phase: LockHolder['phase'];
 }
 
 export type LockVerdict = { open: true } | { open: false; why: 'running' | 'unverified'; holder: LockHolder };
@@ -54,8 +63,8 @@ export function defaultLockDir(): string {
 export class CheckoutLocks {
   readonly window = randomUUID();
   private readonly self: { pid: number; start: string };
-  /** Roots this window holds, for the release at exit. */
-  private readonly held = new Set<string>();
+  /** Roots this window holds, each with its holders (folder → its turn's agent and phase). */
+  private readonly held = new Map<string, Map<string, Holding>>();
   private writes = 0;
 
   constructor(
@@ -66,7 +75,10 @@ export class CheckoutLocks {
     this.self = self ?? { pid: process.pid, start: startTimeOf(process.pid) ?? `pid-${process.pid}` };
   }
 
-  /** Take the lock of `root` for a turn, or say who holds it. Held already by this window: open. */
+  /**
+   * Take the lock of `root` for `folder`'s turn, or say who holds it. Held already by this window
+   * (the same folder or another one in the checkout): open, and `folder` counted as a holder.
+   */
   async acquire(root: string, agent: string, folder: string): Promise<LockVerdict> {
     await fsp.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const file = this.fileOf(root);
@@ -78,7 +90,7 @@ export class CheckoutLocks {
       await fsp.writeFile(tmp, JSON.stringify(mine), { mode: 0o600 });
       try {
         await fsp.link(tmp, file);
-        this.held.add(root);
+        this.hold(root, folder, agent);
         return { open: true };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -87,8 +99,8 @@ export class CheckoutLocks {
       }
       const holder = await this.read(file);
       if (holder?.window === this.window) {
-        this.held.add(root);
-        await this.write(file, { ...holder, agent, folder, phase: 'running', since: Date.now() });
+        this.hold(root, folder, agent);
+        await this.write(file, this.record(holder, root));
         return { open: true };
       }
       if (holder && this.alive(holder)) return { open: false, why: holder.phase, holder };
@@ -128,25 +140,34 @@ export class CheckoutLocks {
     return { open: false, why: holder.phase, holder };
   }
 
-  /** The turn's stop went unverified (still held), or ran again. */
-  async mark(root: string, phase: LockHolder['phase']): Promise<void> {
-    if (!this.held.has(root)) return;
+  /** `folder`'s turn went unverified (still held), or ran again. */
+  async mark(root: string, phase: LockHolder['phase'], folder: string): Promise<void> {
+    const holding = this.held.get(root)?.get(folder);
+    if (!holding || holding.phase === phase) return;
+    holding.phase = phase;
     const file = this.fileOf(root);
     const holder = await this.read(file);
-    if (holder?.window === this.window && holder.phase !== phase) await this.write(file, { ...holder, phase });
+    if (holder?.window === this.window) await this.write(file, this.record(holder, root));
   }
 
-  /** The turn settled: the checkout is free for other windows. */
-  async release(root: string): Promise<void> {
-    if (!this.held.delete(root)) return;
+  /** `folder`'s turn settled: once no folder of this window holds the checkout, it is free for other windows. */
+  async release(root: string, folder: string): Promise<void> {
+    const holders = this.held.get(root);
+    if (!holders?.delete(folder)) return;
     const file = this.fileOf(root);
     const holder = await this.read(file);
+    if (holders.size > 0) {
+      // Another folder's turn still runs here: the lock stays, naming what still holds it.
+      if (holder?.window === this.window) await this.write(file, this.record(holder, root));
+      return;
+    }
+    this.held.delete(root);
     if (holder?.window === this.window) await fsp.rm(file, { force: true });
   }
 
   /** The window ends: every lock it holds goes (synchronously: deactivation may be cut short). */
   releaseAll(): void {
-    for (const root of this.held) {
+    for (const root of this.held.keys()) {
       try {
         unlinkSync(this.fileOf(root));
       } catch {
@@ -156,8 +177,28 @@ export class CheckoutLocks {
     this.held.clear();
   }
 
-  holds(root: string): boolean {
-    return this.held.has(root);
+  /** Whether `folder` (any folder of this window, without one) holds `root`. */
+  holds(root: string, folder?: string): boolean {
+    const holders = this.held.get(root);
+    return folder === undefined ? !!holders?.size : !!holders?.has(folder);
+  }
+
+  private hold(root: string, folder: string, agent: string): void {
+    let holders = this.held.get(root);
+    if (!holders) this.held.set(root, (holders = new Map<string, Holding>()));
+    holders.set(folder, { agent, phase: 'running' });
+  }
+
+  /**
+   * The record of this window's holders of `root`: unverified if any of them is (its agent may
+   * still be editing), and naming that one, else the latest to take it.
+   */
+  private record(base: LockHolder, root: string): LockHolder {
+    const holders: [string, Holding][] = [...(this.held.get(root) ?? [])];
+    const named = holders.find(([, h]) => h.phase === 'unverified') ?? holders.at(-1);
+    if (!named) return base;
+    const [folder, holding] = named;
+    return { ...base, agent: holding.agent, folder, phase: holding.phase, since: Date.now() };
   }
 
   private fileOf(root: string): string {

@@ -63,9 +63,9 @@ export class WindowLock {
       if (phase === 'idle' && !busy) return;
       busy = phase !== 'idle';
       void this.step(async (root) => {
-        if (!this.locks.holds(root)) return;
-        if (phase === 'idle') return this.locks.release(root);
-        return this.locks.mark(root, phase === 'unverified' ? 'unverified' : 'running');
+        if (!this.locks.holds(root, this.folder)) return;
+        if (phase === 'idle') return this.locks.release(root, this.folder);
+        return this.locks.mark(root, phase === 'unverified' ? 'unverified' : 'running', this.folder);
       });
     };
     const listener = rt.onDidChangeState(sync);
@@ -79,7 +79,7 @@ export class WindowLock {
 
   /** Let go of the checkout (a prompt that never started a turn, the runtime's end). */
   release(): Promise<void> {
-    return this.step((root) => this.locks.release(root));
+    return this.step((root) => this.locks.release(root, this.folder));
   }
 
   private step(op: (root: string) => Promise<void>): Promise<void> {

@@ -30,13 +30,41 @@ describe('checkout lock across windows', function () {
     assert.equal(!refused.open && refused.holder.agent, 'goose');
     assert.equal(!refused.open && refused.why, 'running');
     assert.deepEqual(await b.acquire('/other', 'codex', '/other'), { open: true }, 'another checkout is free');
-    await a.mark('/repo', 'unverified');
+    await a.mark('/repo', 'unverified', '/repo');
     const check = await b.check('/repo');
     assert.equal(!check.open && check.why, 'unverified');
-    await a.release('/repo');
+    await a.release('/repo', '/repo');
     assert.deepEqual(await b.acquire('/repo', 'codex', '/repo/sub'), { open: true });
     b.releaseAll();
     assert.deepEqual(fs.readdirSync(dir), []);
+  });
+
+  // reins.parallelTurnsPerFolder with a checkout and its subfolder open in one window: two folder
+  // sessions hold the one lock of the checkout. The first turn to end must not free it.
+  // Sabotage (release removing the lock at the first folder's end, as before the fix), this printed:
+  //   AssertionError [ERR_ASSERTION]: the subfolder's turn still runs: refused  true !== false
+  // Sabotage (the record naming the latest holder, not the unverified one), this printed:
+  //   AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: + 'running goose' - 'unverified codex'
+  it('two folders of one window in one checkout: the lock goes when the last of their turns ends', async () => {
+    const window = new CheckoutLocks(dir);
+    const other = new CheckoutLocks(dir);
+    assert.deepEqual(await window.acquire('/repo', 'goose', '/repo'), { open: true });
+    assert.deepEqual(await window.acquire('/repo', 'codex', '/repo/sub'), { open: true }, 'the same window: open');
+    await window.release('/repo', '/repo');
+    const refused = await other.acquire('/repo', 'claude', '/repo');
+    assert.equal(refused.open, false, "the subfolder's turn still runs: refused");
+    assert.equal(!refused.open && refused.holder.agent, 'codex', 'named after the turn that still holds it');
+    assert.equal(!refused.open && refused.holder.folder, '/repo/sub');
+    assert.ok(window.holds('/repo', '/repo/sub') && !window.holds('/repo', '/repo'));
+    // One holder unverified: the lock says so, whichever of them took it last.
+    assert.deepEqual(await window.acquire('/repo', 'goose', '/repo'), { open: true });
+    await window.mark('/repo', 'unverified', '/repo/sub');
+    const check = await other.check('/repo');
+    assert.equal(!check.open && `${check.why} ${check.holder.agent}`, 'unverified codex');
+    await window.release('/repo', '/repo/sub');
+    assert.equal((await other.acquire('/repo', 'claude', '/repo')).open, false, "the root's second turn still runs");
+    await window.release('/repo', '/repo');
+    assert.deepEqual(await other.acquire('/repo', 'claude', '/repo'), { open: true });
   });
 
   it('a lock whose window died is taken over; a reused pid is not its owner', async () => {
