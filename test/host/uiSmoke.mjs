@@ -298,7 +298,8 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       // A new file in the conversation's editor group hides its tab.
       await runCommand(page, 'File: New Untitled Text File', timeoutMs);
       await page.locator('.tab.active', { hasText: 'Untitled' }).first().waitFor({ timeout: 10_000 });
-      await statusWorking.first().waitFor({ state: 'visible', timeout: 10_000 });
+      // The hidden panel reaches the status bar through the host: over 10 s at a load of 28.
+      await statusWorking.first().waitFor({ state: 'visible', timeout: 30_000 });
       await statusWorking.first().click(); // reins.stop
       await statusWorking.first().waitFor({ state: 'detached', timeout: 15_000 });
       await runCommand(page, COMMAND, timeoutMs); // back in sight
