@@ -1,6 +1,7 @@
 // The panel header: agent, demo badge and note, folder, and the `#status` line.
 import type { PanelStatus } from '../../src/shared/messages';
-import { el } from './dom';
+import { el, setAgentText } from './dom';
+import { revealInvisibleText } from './invisibleChars';
 import { icon } from './icons';
 import { busyText, statusLine } from './statusModel';
 
@@ -14,9 +15,11 @@ export function createHeader(): Header {
 
   const titleRow = el('div', 'header-row');
   const name = el('span', 'agent-name', 'Reins');
+  name.dir = 'auto';
   const badge = el('span', 'badge demo-badge', 'DEMO');
   badge.hidden = true;
   const note = el('span', 'agent-note');
+  note.dir = 'auto';
   note.hidden = true;
   const folder = el('span', 'folder');
   const folderName = el('span', 'folder-name');
@@ -42,11 +45,12 @@ export function createHeader(): Header {
   return {
     el: root,
     update(s) {
-      name.textContent = s.agentName || 'Agent';
+      setAgentText(name, s.agentName || 'Agent');
+      name.title = revealInvisibleText(s.agentName || 'Agent');
       badge.hidden = !s.demo;
-      badge.title = s.agentNote ?? 'Demonstration agent';
+      badge.title = revealInvisibleText(s.agentNote ?? 'Demonstration agent');
       note.hidden = !s.agentNote;
-      note.textContent = s.agentNote ?? '';
+      setAgentText(note, s.agentNote ?? '');
       folder.hidden = !s.folderName;
       folderName.textContent = s.folderName;
       folder.title = s.folderName;

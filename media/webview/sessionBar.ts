@@ -1,7 +1,8 @@
 // The header's session line: the current mode and model (each a button that opens its picker
 // in the editor) and the context usage and cost. Hidden while the agent has said none of it.
 import type { SessionView, WebviewToHost } from '../../src/shared/messages';
-import { el } from './dom';
+import { el, setAgentText } from './dom';
+import { revealInvisibleText } from './invisibleChars';
 import { usageText } from './sessionModel';
 
 export interface SessionBar {
@@ -20,6 +21,7 @@ export function createSessionBar(post: (message: WebviewToHost) => void): Sessio
     b.hidden = true;
     const name = el('span', 'session-chip-label', label);
     const value = el('span', 'session-chip-value');
+    value.dir = 'auto';
     b.append(name, value);
     b.addEventListener('click', () => post({ type: 'action', action }));
     return { button: b, value };
@@ -35,11 +37,11 @@ export function createSessionBar(post: (message: WebviewToHost) => void): Sessio
     el: root,
     update(view) {
       mode.button.hidden = !view?.mode;
-      mode.value.textContent = view?.mode?.name ?? '';
-      mode.button.title = view?.mode ? `Mode: ${view.mode.name} — click to change` : '';
+      setAgentText(mode.value, view?.mode?.name ?? '');
+      mode.button.title = view?.mode ? `Mode: ${revealInvisibleText(view.mode.name)} — click to change` : '';
       model.button.hidden = !view?.model;
-      model.value.textContent = view?.model?.name ?? '';
-      model.button.title = view?.model ? `Model: ${view.model.name} — click to change` : '';
+      setAgentText(model.value, view?.model?.name ?? '');
+      model.button.title = view?.model ? `Model: ${revealInvisibleText(view.model.name)} — click to change` : '';
       const text = usageText(view?.usage);
       usage.hidden = !text;
       usage.textContent = text ?? '';

@@ -2,7 +2,7 @@
 // name, the agent's commands (available_commands_update) that match are listed above the
 // box; taking one puts `/name ` in the box. The list's keys and clicks: completionList.ts.
 import { completionList } from './completionList';
-import { el } from './dom';
+import { agentText } from './dom';
 import { completedInput, slashMatches, type SlashCommand } from './sessionModel';
 
 export interface SlashCompletion {
@@ -21,8 +21,8 @@ export function attachSlashCompletion(input: HTMLTextAreaElement): SlashCompleti
     idPrefix: 'slash-item-',
     itemClass: 'slash-item',
     fill(row, c) {
-      row.append(el('span', 'slash-name', `/${c.name}`), el('span', 'slash-description', c.description));
-      if (c.hint) row.append(el('span', 'slash-hint', c.hint));
+      row.append(agentText('span', 'slash-name', `/${c.name}`, 'ltr'), agentText('span', 'slash-description', c.description));
+      if (c.hint) row.append(agentText('span', 'slash-hint', c.hint));
     },
     take(c) {
       input.value = completedInput(c);

@@ -42,6 +42,9 @@ async function hitServer() {
   return { hits, url: (tag) => `http://127.0.0.1:${port}/hit/${encodeURIComponent(tag)}`, close: () => server.close() };
 }
 
+const BIDI_TITLE = 'Edit report\u202Efdp.exe';
+const BIDI_OPTION = 'Allow \u202Eexe.txt';
+
 /** The scripted agent's turn: every payload in every place the agent's text can reach. */
 function scenarioFor(payloads) {
   const short = (text) => text.slice(0, 400);
@@ -52,6 +55,18 @@ function scenarioFor(payloads) {
     steps.push({ tool: { id: `hostile-${i}`, title: `${name}: ${short(text)}`, kind: 'other', status: 'in_progress' } });
     steps.push({ toolUpdate: { id: `hostile-${i}`, status: 'completed', text: text.slice(0, 20_000) } });
   });
+  // Agent text outside Markdown with a right-to-left override and a zero-width space: a file
+  // name that would read as "reportexe.pdf", a location that would read as README.md.
+  steps.push({
+    update: {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'hostile-bidi',
+      title: BIDI_TITLE,
+      kind: 'edit',
+      status: 'completed',
+      locations: [{ path: 'READ\u200BME.md', line: 3 }],
+    },
+  });
   const small = payloads.filter(({ text }) => text.length < 1000);
   steps.push({ thought: small.map(({ text }) => text).join('\n\n'), chunk: 4096, intervalMs: 1 });
   steps.push({ update: { sessionUpdate: 'plan', entries: small.map(({ text }) => ({ content: short(text), priority: 'medium', status: 'pending' })) } });
@@ -61,8 +76,8 @@ function scenarioFor(payloads) {
       toolCallId: 'hostile-permission',
       title: short(small[0].text),
       options: [
-        { optionId: 'allow-once', name: short(small[2].text), kind: 'allow_once' },
-        { optionId: 'reject-once', name: short(small[3].text), kind: 'reject_once' },
+        { optionId: 'allow-once', name: `${short(small[2].text)} ${BIDI_OPTION}`, kind: 'allow_once' },
+        { optionId: 'reject-once', name: `${short(small[3].text)} ${BIDI_OPTION}`, kind: 'reject_once' },
       ],
     },
   });
@@ -196,6 +211,30 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
       if (problems.length) throw new Error(problems.join('; '));
     });
     await page.screenshot({ path: join(resultsDir, 'hostile-links.png') });
+    // Sabotage (dom.ts's setAgentText as plain textContent), this printed:
+    //   step "bidi and zero-width characters …" failed …: tool title: no marker (…); plan: no marker; …
+    await step('bidi and zero-width characters in a tool title, a location, the plan and the permission answer show as markers, isolated', async () => {
+      const problems = await frame.evaluate(() => {
+        const out = [];
+        const check = (what, selector) => {
+          const e = document.querySelector(selector);
+          if (!e) return out.push(`${what}: ${selector} not shown`);
+          const markers = [...e.querySelectorAll('.invisible-char')].map((m) => m.textContent);
+          if (!markers.length) out.push(`${what}: no marker (${JSON.stringify(e.textContent.slice(0, 80))})`);
+          if (/[\u202A-\u202E\u2066-\u2069\u200B]/.test(e.textContent)) out.push(`${what}: a control character is still in the text`);
+          const holder = e.closest('[dir]');
+          if (!holder || window.getComputedStyle(holder).unicodeBidi !== 'isolate') out.push(`${what}: not isolated`);
+          return markers;
+        };
+        check('tool title', '.entry.tool[data-id="hostile-bidi"] .tool-title');
+        check('location', '.entry.tool[data-id="hostile-bidi"] .tool-location');
+        const plan = [...document.querySelectorAll('.entry.plan .plan-text')].find((e) => e.querySelector('.invisible-char'));
+        if (!plan) out.push('plan: no entry shows a marker');
+        check('permission answer', '.entry.tool[data-id="hostile-permission"] .permission-answer');
+        return out;
+      });
+      if (problems.length) throw new Error(problems.join('; '));
+    });
     // The probes themselves: a blocked load must be reported, a marker must be found.
     await step('the probes work: a blocked image is reported, a marker is found', async () => {
       await frame.evaluate((src) => {

@@ -2,7 +2,8 @@
 // editor), and the changed lines with a little context. The texts are the agent's: textContent
 // only.
 import type { ToolDiffView } from '../../../src/shared/messages';
-import { button, el } from '../dom';
+import { agentText, button, el, setAgentText } from '../dom';
+import { revealInvisibleText } from '../invisibleChars';
 import { diffStat, inlineDiff } from '../diffModel';
 import { locationLabel } from '../cardModel';
 import type { RenderContext } from './types';
@@ -10,11 +11,13 @@ import type { RenderContext } from './types';
 export function diffBlock(diff: ToolDiffView, toolCallId: string, index: number, ctx: RenderContext): HTMLElement {
   const root = el('div', 'tool-diff');
   const header = el('div', 'tool-diff-header');
-  const file = button('link tool-file', locationLabel({ path: diff.path }), () => ctx.post({ type: 'openLocation', path: diff.path }));
-  file.title = `Open ${diff.path}`;
+  const file = button('link tool-file', '', () => ctx.post({ type: 'openLocation', path: diff.path }));
+  setAgentText(file, locationLabel({ path: diff.path }));
+  file.dir = 'ltr';
+  file.title = `Open ${revealInvisibleText(diff.path)}`;
   const rows = diff.tooLarge ? undefined : inlineDiff(diff.oldText, diff.newText);
   const open = button('button secondary open-diff', 'Open Diff', () => ctx.post({ type: 'openDiff', toolCallId, index }));
-  open.title = `Compare ${diff.path} before and after in the diff editor`;
+  open.title = `Compare ${revealInvisibleText(diff.path)} before and after in the diff editor`;
   header.append(file);
   if (diff.oldText === undefined && !diff.tooLarge) header.append(el('span', 'tool-diff-new', 'new file'));
   if (rows) header.append(el('span', 'tool-diff-stat', diffStat(rows)));
@@ -27,7 +30,7 @@ export function diffBlock(diff: ToolDiffView, toolCallId: string, index: number,
   }
   const table = el('div', 'tool-diff-lines');
   table.setAttribute('role', 'table');
-  table.setAttribute('aria-label', `Changes to ${diff.path}`);
+  table.setAttribute('aria-label', `Changes to ${revealInvisibleText(diff.path)}`);
   for (const row of rows.rows) {
     if (row.kind === 'fold') {
       table.append(el('div', 'diff-row fold', `⋯ ${row.count} unchanged line${row.count > 1 ? 's' : ''}`));
@@ -39,7 +42,7 @@ export function diffBlock(diff: ToolDiffView, toolCallId: string, index: number,
       el('span', 'diff-num', row.oldLine?.toString() ?? ''),
       el('span', 'diff-num', row.newLine?.toString() ?? ''),
       el('span', 'diff-sign', row.kind === 'add' ? '+' : row.kind === 'del' ? '−' : ' '),
-      el('span', 'diff-text', row.text),
+      agentText('span', 'diff-text', row.text, 'ltr'),
     );
     table.append(line);
   }

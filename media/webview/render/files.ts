@@ -2,7 +2,8 @@
 // path relative to the folder, "new" or its size, and marks for places that change what runs
 // or how the editor behaves. Paths are agent-chosen text: textContent only.
 import type { TranscriptEntry } from '../../../src/shared/messages';
-import { el } from '../dom';
+import { agentText, el } from '../dom';
+import { revealInvisibleText } from '../invisibleChars';
 import { filesSummary, formatBytes, markViews, needsLook } from '../filesModel';
 import { icon } from '../icons';
 import { entryShell, type EntryView } from './types';
@@ -21,8 +22,8 @@ export function createFilesView(entry: FilesEntry): EntryView {
     for (const file of next.files) {
       const li = el('li', 'files-item');
       li.classList.toggle('warn', needsLook(file));
-      const name = el('span', 'files-path', file.path);
-      name.title = file.path;
+      const name = agentText('span', 'files-path', file.path, 'ltr');
+      name.title = revealInvisibleText(file.path);
       li.append(name, el('span', 'files-size', file.created ? `new, ${formatBytes(file.bytes)}` : formatBytes(file.bytes)));
       for (const mark of markViews(file.marks)) {
         const pill = el('span', `files-mark mark-${mark.mark}${mark.warn ? ' warn' : ''}`, mark.label);

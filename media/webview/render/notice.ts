@@ -2,7 +2,7 @@
 // action buttons that the host maps to commands. Actions stay enabled: "Check again"
 // may be needed more than once.
 import type { TranscriptEntry } from '../../../src/shared/messages';
-import { button, el } from '../dom';
+import { agentText, button, el } from '../dom';
 import { icon } from '../icons';
 import { entryShell, type EntryView, type RenderContext } from './types';
 
@@ -15,7 +15,7 @@ export function createNoticeView(entry: NoticeEntry, ctx: RenderContext): EntryV
     root.className = `entry notice level-${notice.level}`;
     root.dataset.level = notice.level;
     const body = el('div', 'notice-body');
-    body.append(el('div', 'notice-text', notice.text));
+    body.append(agentText('div', 'notice-text', notice.text)); // may quote the agent (its error, its name)
     if (notice.actions?.length) {
       const actions = el('div', 'notice-actions');
       for (const { action, label } of notice.actions) {

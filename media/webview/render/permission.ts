@@ -5,7 +5,7 @@
 // the tool call it asks about (tool.ts), which shows what is being approved; standalone only
 // when that card is not in the panel.
 import type { TranscriptEntry } from '../../../src/shared/messages';
-import { button, el } from '../dom';
+import { agentText, button, el, setAgentText } from '../dom';
 import { icon } from '../icons';
 import { answerLine } from '../cardModel';
 import { isAllowOption } from '../statusModel';
@@ -38,7 +38,7 @@ export function permissionBlock(entry: PermissionEntry, ctx: RenderContext, nest
     const answered = req.resolved !== undefined || chosen !== undefined;
     root.classList.toggle('answered', answered);
     const header = el('div', 'permission-header');
-    const title = el('span', 'permission-title', nested ? 'Allow this?' : req.title);
+    const title = nested ? el('span', 'permission-title', 'Allow this?') : agentText('span', 'permission-title', req.title);
     title.id = `permission-title-${++titleIds}`;
     root.setAttribute('aria-labelledby', title.id);
     header.append(icon('shield', 'permission-icon'), title);
@@ -46,20 +46,22 @@ export function permissionBlock(entry: PermissionEntry, ctx: RenderContext, nest
     if (req.resolved !== undefined) {
       // Answered: one line, the options gone.
       const line = answerLine(req);
-      const answer = el('div', `permission-answer answer-${line.tone}`, line.text);
+      const answer = agentText('div', `permission-answer answer-${line.tone}`, line.text);
       buttons = [];
       root.replaceChildren(answer);
       return;
     }
     const options = el('div', 'permission-options');
     buttons = req.options.map((option, i) => {
-      const b = button(`button ${isAllowOption(option) ? 'primary' : 'secondary'} option-${option.kind}`, option.name, () => {
+      const b = button(`button ${isAllowOption(option) ? 'primary' : 'secondary'} option-${option.kind}`, '', () => {
         if (chosen !== undefined || current.resolved !== undefined) return;
         chosen = option.optionId;
         ctx.post({ type: 'permission', requestId: req.id, optionId: option.optionId });
         render(current);
         onAnswer?.();
       });
+      setAgentText(b, option.name);
+      b.dir = 'auto';
       b.dataset.optionId = option.optionId;
       b.dataset.kind = option.kind;
       b.disabled = answered;

@@ -1,7 +1,7 @@
 // The agent's plan as a checklist. The state is drawn by CSS from the item's class; a
 // hidden word carries it for screen readers.
 import type { TranscriptEntry } from '../../../src/shared/messages';
-import { el, srOnly } from '../dom';
+import { agentText, el, srOnly } from '../dom';
 import { icon } from '../icons';
 import { planProgress } from '../statusModel';
 import { entryShell, type EntryView } from './types';
@@ -22,7 +22,7 @@ export function createPlanView(entry: PlanEntry): EntryView {
       const li = el('li', `plan-item status-${item.status}`);
       const check = el('span', 'plan-check');
       if (item.status === 'completed') check.append(icon('check'));
-      li.append(check, el('span', 'plan-text', item.content), srOnly(` (${SPOKEN_STATE[item.status]})`));
+      li.append(check, agentText('span', 'plan-text', item.content), srOnly(` (${SPOKEN_STATE[item.status]})`));
       if (item.priority === 'high') li.append(el('span', 'plan-priority', 'high'));
       list.append(li);
     }

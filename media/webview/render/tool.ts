@@ -5,7 +5,8 @@
 // time, keeping what the user opened, the terminal's scroll position and the permission's
 // buttons (their focus). Everything shown is the agent's or the command's: textContent only.
 import type { TerminalOutputView, TranscriptEntry } from '../../../src/shared/messages';
-import { button, el } from '../dom';
+import { agentText, button, el, setAgentText } from '../dom';
+import { revealInvisibleText } from '../invisibleChars';
 import { icon, toolIcon } from '../icons';
 import { locationLabel, toolPill } from '../cardModel';
 import { diffBlock } from './diff';
@@ -32,8 +33,8 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
     const row = el(tool.detail ? 'summary' : 'div', 'tool-row');
     if (tool.detail) row.append(icon('chevron', 'chevron'));
     row.append(icon(toolIcon(tool.toolKind), 'tool-icon'));
-    const title = el('span', 'tool-title', tool.title || tool.toolKind || 'Tool call');
-    title.title = tool.title;
+    const title = agentText('span', 'tool-title', tool.title || tool.toolKind || 'Tool call');
+    title.title = revealInvisibleText(tool.title);
     row.append(title, statusPill(pill));
 
     if (tool.detail) {
@@ -41,7 +42,7 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
       const details = el('details', 'tool-details');
       details.open = open ?? waiting;
       details.addEventListener('toggle', () => (open = details.open));
-      details.append(row, el('pre', 'tool-detail', tool.detail));
+      details.append(row, agentText('pre', 'tool-detail', tool.detail, 'ltr'));
       card.append(details);
     } else {
       card.append(row);
@@ -88,8 +89,10 @@ function locationLinks(tool: ToolEntry, ctx: RenderContext): HTMLElement {
   const shown = new Set((tool.diffs ?? []).map((d) => d.path));
   for (const location of tool.locations ?? []) {
     if (shown.has(location.path) && location.line === undefined) continue;
-    const link = button('link tool-location', locationLabel(location), () => ctx.post({ type: 'openLocation', path: location.path, line: location.line }));
-    link.title = `Open ${location.path}${location.line !== undefined ? ` at line ${location.line}` : ''}`;
+    const link = button('link tool-location', '', () => ctx.post({ type: 'openLocation', path: location.path, line: location.line }));
+    setAgentText(link, locationLabel(location));
+    link.dir = 'ltr';
+    link.title = `Open ${revealInvisibleText(location.path)}${location.line !== undefined ? ` at line ${location.line}` : ''}`;
     link.dataset.path = location.path;
     box.append(link);
   }
@@ -98,7 +101,7 @@ function locationLinks(tool: ToolEntry, ctx: RenderContext): HTMLElement {
 }
 
 function terminalBlock(t: TerminalOutputView, scroll: { top: number; follow: boolean }): HTMLElement[] {
-  const pre = el('pre', 'tool-terminal', (t.truncated ? '…\n' : '') + t.text);
+  const pre = agentText('pre', 'tool-terminal', (t.truncated ? '…\n' : '') + t.text, 'ltr');
   pre.setAttribute('role', 'log');
   pre.setAttribute('aria-label', 'Terminal output');
   pre.tabIndex = 0;
@@ -108,7 +111,7 @@ function terminalBlock(t: TerminalOutputView, scroll: { top: number; follow: boo
   });
   // Once it is in the document: only then does it have a height to scroll.
   requestAnimationFrame(() => (pre.scrollTop = scroll.follow ? pre.scrollHeight : scroll.top));
-  return t.exited ? [pre, el('div', 'tool-terminal-exit', t.exited)] : [pre];
+  return t.exited ? [pre, agentText('div', 'tool-terminal-exit', t.exited)] : [pre];
 }
 
 function statusPill(pill: ReturnType<typeof toolPill>): HTMLElement {
