@@ -1,6 +1,7 @@
-// The panel header: agent, demo badge and note, folder, and the `#status` line.
-import type { PanelStatus } from '../../src/shared/messages';
-import { el, setAgentText } from './dom';
+// The panel header: the agent (a button that opens the agent picker, with the installed
+// presets: reins.selectAgent), demo badge and note, folder, and the `#status` line.
+import type { PanelStatus, WebviewToHost } from '../../src/shared/messages';
+import { button, el, setAgentText } from './dom';
 import { revealInvisibleText } from './invisibleChars';
 import { icon } from './icons';
 import { busyText, statusLine } from './statusModel';
@@ -10,12 +11,15 @@ export interface Header {
   update(status: PanelStatus): void;
 }
 
-export function createHeader(): Header {
+export function createHeader(post: (message: WebviewToHost) => void): Header {
   const root = el('header', 'header');
 
   const titleRow = el('div', 'header-row');
+  const picker = button('agent-picker', '', () => post({ type: 'action', action: 'selectAgent' }));
+  picker.id = 'agent-picker';
   const name = el('span', 'agent-name', 'Reins');
   name.dir = 'auto';
+  picker.append(name, icon('chevronDown', 'agent-picker-chevron'));
   const badge = el('span', 'badge demo-badge', 'DEMO');
   badge.hidden = true;
   const note = el('span', 'agent-note');
@@ -25,7 +29,7 @@ export function createHeader(): Header {
   const folderName = el('span', 'folder-name');
   folder.append(icon('folder'), folderName);
   folder.hidden = true;
-  titleRow.append(icon('sparkle', 'agent-icon'), name, badge, note, el('span', 'spacer'), folder);
+  titleRow.append(icon('sparkle', 'agent-icon'), picker, badge, note, el('span', 'spacer'), folder);
 
   const status = el('div', 'status tone-muted');
   status.id = 'status';
@@ -46,7 +50,7 @@ export function createHeader(): Header {
     el: root,
     update(s) {
       setAgentText(name, s.agentName || 'Agent');
-      name.title = revealInvisibleText(s.agentName || 'Agent');
+      picker.title = `${revealInvisibleText(s.agentName || 'Agent')}: switch to another agent…`;
       badge.hidden = !s.demo;
       badge.title = revealInvisibleText(s.agentNote ?? 'Demonstration agent');
       note.hidden = !s.agentNote;

@@ -24,6 +24,7 @@ const ICONS = {
   error: 'error',
   checklist: 'checklist',
   chevron: 'chevron-right',
+  chevronDown: 'chevron-down',
   arrowDown: 'arrow-down',
   check: 'check',
   sparkle: 'sparkle',

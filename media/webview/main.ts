@@ -15,7 +15,7 @@ function start(): void {
   const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
   app.id = 'app';
 
-  const header = createHeader();
+  const header = createHeader(post);
   // The session's mode, model and usage, under the header's status line (clicks open the pickers).
   const sessionBar = createSessionBar(post);
   header.el.append(sessionBar.el);

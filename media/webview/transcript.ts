@@ -20,6 +20,8 @@ export class TranscriptView {
   /** The newest view: a streaming one is complete once another entry follows it. */
   private last: EntryView | undefined;
   private busy = false;
+  /** A turn ended: its answer is announced once the DOM holds all of it (the last appends flushed). */
+  private announcePending = false;
   /** A polite live region beside the log, set once per finished answer. */
   private readonly announcer: HTMLElement;
 
@@ -55,6 +57,7 @@ export class TranscriptView {
     this.views.clear();
     this.nestedIn.clear();
     this.last = undefined;
+    this.announcePending = false;
     this.root.replaceChildren();
     for (const entry of entries) this.insert(entry, true);
     // A snapshot's answers are whole, except the last one while its turn still runs.
@@ -107,7 +110,9 @@ export class TranscriptView {
     const busy = phase === 'sending' || phase === 'running' || phase === 'stopping';
     if (this.busy && !busy) {
       this.completeLast();
-      this.announce();
+      // The answer's last appends may still wait for the next frame: announced after them.
+      this.announcePending = true;
+      if (this.dirty.size === 0) this.announceOnce();
     }
     this.busy = busy;
   }
@@ -158,6 +163,11 @@ export class TranscriptView {
     this.markDirty(this.last);
   }
 
+  private announceOnce(): void {
+    this.announcePending = false;
+    this.announce();
+  }
+
   /** Reads the turn's answer (the agent's text since the last prompt) to screen readers, once. */
   private announce(): void {
     const answer: string[] = [];
@@ -195,7 +205,9 @@ export class TranscriptView {
     const views = [...this.dirty];
     this.dirty.clear();
     for (const view of views) if (view.flush?.() === true) this.dirty.add(view);
-    if (this.dirty.size > 0) this.scheduleFlush(); // a long answer goes on next frame
+    if (this.dirty.size > 0)
+      this.scheduleFlush(); // a long answer goes on next frame
+    else if (this.announcePending) this.announceOnce();
     this.onChange();
   }
 
