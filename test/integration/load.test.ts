@@ -30,12 +30,13 @@ import { addAgent, api, setting, type ScriptedAgent } from './support';
 /** The first turn's flood, streamed whole in every conversation at once. */
 const COUNT = 2000;
 const PER_SECOND = 1000;
-/** The second turn's flood never ends by itself: it is stopped once every conversation shows this many chunks. */
+/** The second turn's flood is stopped once every conversation shows this many of its chunks. */
 const BEFORE_STOP = 300;
-/** The host's event loop may lag this much at most while eight agents stream (shared 2-core machine). */
-const MAX_LAG_MS = 2000;
-/** A round trip from the extension host through the workbench and back, at most. */
-const MAX_ROUND_TRIP_MS = 5000;
+/**
+ * The second flood's length: 120 s at PER_SECOND, far longer than the stops take, yet finite, so
+ * a failed run's agents do not flood an overloaded host for long.
+ */
+const SECOND_FLOOD = 120_000;
 
 /** "c0 c1 … c(n-1) ": what the flood's first n chunks read as. */
 function chunks(n: number): string {
@@ -44,11 +45,15 @@ function chunks(n: number): string {
   return text;
 }
 
+/** The folder's agent messages, oldest first. */
+async function answers(folder: vscode.WorkspaceFolder): Promise<string[]> {
+  const entries = (await api()).state(folder.uri)?.transcript ?? [];
+  return entries.filter((e) => e.kind === 'agent').map((e) => (e as { markdown: string }).markdown);
+}
+
 /** The last agent message of the folder's transcript. */
 async function lastAnswer(folder: vscode.WorkspaceFolder): Promise<string> {
-  const entries = (await api()).state(folder.uri)?.transcript ?? [];
-  const answers = entries.filter((e) => e.kind === 'agent');
-  return answers.length ? (answers[answers.length - 1] as { markdown: string }).markdown : '';
+  return (await answers(folder)).at(-1) ?? '';
 }
 
 function sendTo(folder: vscode.WorkspaceFolder, text: string): Thenable<SendResult> {
@@ -100,7 +105,7 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
     for (const folder of folders) {
       const agent = await addAgent({
         name: 'load',
-        prompts: [{ steps: [{ flood: { count: COUNT, perSecond: PER_SECOND } }] }, { steps: [{ flood: { count: 1_000_000, perSecond: PER_SECOND } }] }],
+        prompts: [{ steps: [{ flood: { count: COUNT, perSecond: PER_SECOND } }] }, { steps: [{ flood: { count: SECOND_FLOOD, perSecond: PER_SECOND } }] }],
       });
       agents.push(agent);
       await setting('defaultAgent', agent.name);
@@ -115,6 +120,12 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
   after(async () => {
     if (agents.length === 0) return; // skipped: the ordinary run's settings and editors are not this suite's
     if (figures.length) console.log(`\n  load figures:\n${figures.map((f) => `    ${f}`).join('\n')}`);
+    // A failed test may leave floods running: end every agent before the settings are written
+    // back (a flooded host took minutes to write them, and the failure was never reported).
+    for (const folder of folders) {
+      await vscode.commands.executeCommand('reins.openPanel', folder.uri);
+      await vscode.commands.executeCommand('reins.forceStop');
+    }
     await setting('parallelTurnsPerFolder', undefined);
     await setting('defaultAgent', undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -142,18 +153,23 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
     const earliestEnd = Math.min(...spans.map((s) => s[s.length - 1]));
     assert.ok(latestStart < earliestEnd, `not all eight streamed at once: the last began ${Math.round(latestStart - earliestEnd)} ms after the first ended`);
     figures.push(`all eight streaming together for ${Math.round(earliestEnd - latestStart)} ms`);
-    assert.ok(host.maxLagMs < MAX_LAG_MS, `the extension host's event loop lagged ${host.maxLagMs} ms (bound ${MAX_LAG_MS})`);
-    assert.ok(
-      host.roundTrips > 0 && host.maxRoundTripMs < MAX_ROUND_TRIP_MS,
-      `a workbench round trip took ${host.maxRoundTripMs} ms (bound ${MAX_ROUND_TRIP_MS})`,
-    );
+    // How fast the host answered is a figure (printed above), not a bound: speed is measured in
+    // benchmarks, never asserted as a timing. That it answered at all while eight agents flooded is checked.
+    assert.ok(host.roundTrips > 0, 'the workbench never answered a round trip while the eight agents streamed');
   });
 
   it('eight stops at once while all stream: each confirmed, every chunk sent shown once and in order, no process left', async () => {
     const before = agents.map((a) => updates(a.entries(), 'agent_message_chunk').length);
+    const answersBefore = await Promise.all(folders.map(async (f) => (await answers(f)).length));
     const sends = folders.map((f) => sendTo(f, `flood again ${f.name}`));
-    for (const folder of folders) {
-      await waitFor(`${folder.name}: ${BEFORE_STOP} chunks shown`, async () => (await lastAnswer(folder)).includes(`c${BEFORE_STOP} `), 60_000);
+    // In this turn's answer, a new entry: the first turn's answer holds `c300 ` too (the first
+    // run of this test waited on that one and stopped turns that had not begun).
+    for (const [i, folder] of folders.entries()) {
+      await waitFor(
+        `${folder.name}: ${BEFORE_STOP} chunks of the second flood shown`,
+        async () => ((await answers(folder))[answersBefore[i]] ?? '').includes(`c${BEFORE_STOP} `),
+        120_000,
+      );
     }
     // `reins.stop` acts on the folder the user works in: each folder is made that one (its panel
     // revealed), then its stop goes, without waiting for the previous stops.
@@ -174,10 +190,11 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
       // Every chunk the agent sent in this turn, up to its cancelled answer, is shown once and in order.
       const sent = updates(agents[i].entries(), 'agent_message_chunk').length - before[i];
       assert.ok(sent >= BEFORE_STOP, `${folder.name}: the agent sent ${sent} chunks`);
-      const answer = await lastAnswer(folder);
+      const all = await answers(folder);
+      assert.equal(all.length, answersBefore[i] + 1, `${folder.name}: one answer for the second turn`);
+      const answer = all[answersBefore[i]];
       assert.ok(answer === chunks(sent), `${folder.name}: ${sent} chunks sent, the answer ends …${answer.slice(-40)}`);
     }
-    assert.ok(host.maxLagMs < MAX_LAG_MS, `the extension host's event loop lagged ${host.maxLagMs} ms (bound ${MAX_LAG_MS})`);
 
     // Force Stop ends each agent's whole tree: no agent process is left.
     const pids = await Promise.all(folders.map(async (f) => (await api()).state(f.uri)!.pid!));
