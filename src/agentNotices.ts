@@ -11,7 +11,8 @@ import type { OutOfStepRecovery } from './session/outOfStep';
 import type { Transcript } from './session/transcript';
 import type { TurnResult } from './session/turnMachine';
 import { DisposableStore } from './util/disposable';
-import { endLeftoversLabel, exitCleanupText, leftoverHead, outOfStepText, stopNotice } from './userText';
+import { endLeftoversLabel, exitCleanupText, leftoverHead, outOfStepText, quoteLine, releasedText, stopNotice } from './userText';
+import { joinGivenBack } from './shared/givenBack';
 
 /** What the notices act through: the folder session's transcript, input box and commands. */
 export interface NoticeHost {
@@ -55,6 +56,9 @@ export function noticeAgentEvents(rt: AgentRuntime, host: NoticeHost): vscode.Di
     rt.onTurnEnded(({ text, result }) => (result.kind === 'completed' && result.outOfStep ? onOutOfStep(rt, host, text) : onTurnEnded(rt, host, text, result))),
   );
   d.add(rt.onStop((report) => onStop(rt, host, report)));
+  // Queued prompts the running turn did not end by itself for: all of them back, in order, as one text.
+  d.add(rt.waiting.onReleased(({ texts, why }) => host.giveBack(joinGivenBack(texts), releasedText(texts.length, why))));
+  d.add(rt.waiting.onSteered(({ text }) => host.transcript.notice('info', `Steered into the running turn: ${quoteLine(text)}`)));
   d.add(rt.onLeftovers((report) => onLeftovers(host, report)));
   d.add(
     rt.onExit(({ requested }) => {

@@ -3,18 +3,34 @@
 // so that the API is read in one place.
 import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './session/outOfStep';
-import type { SessionView, TranscriptEntry } from './shared/messages';
+import type { PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
 import type { LeftoverCheck, StopReport } from './session/stopReport';
 import type { Evidence, StopCause, TurnResult } from './session/turnMachine';
 
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
-export type SendResult =
+export type SendResult = (
   | { status: 'completed'; stopReason: string }
   /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
   | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
   | { status: 'stopped'; outcome: string; cause: string }
   | { status: 'not-sent'; reason: string }
-  | { status: 'failed'; error: string };
+  | { status: 'failed'; error: string }
+  /** whenBusy 'steer': the text went into the running turn `turnId`, which goes on (its own end is not awaited). */
+  | { status: 'steered'; turnId: number }
+) &
+  BusyNote;
+
+/**
+ * How a prompt sent while a turn ran was handled, beside its result. `queued`: it waited for
+ * that turn to end by itself, and the result is its own turn's. `fellBackTo: 'queue'`: it was
+ * to steer, but could not (`fallbackReason` says why: the agent offers no steering, refused it,
+ * or no turn was in flight to take it), so it was queued instead.
+ */
+export interface BusyNote {
+  queued?: true;
+  fellBackTo?: 'queue';
+  fallbackReason?: string;
+}
 
 /** `reins.sendPrompt`'s first argument, besides a plain string: file URIs attached (acp/promptContent.ts). */
 export type { PromptInput } from './acp/promptContent';
@@ -48,9 +64,19 @@ export interface StopResult {
   previous?: StopResult;
 }
 
-/** What to do when a turn is already running: ask the user, stop it and send ("send now"), or keep the text. */
-export const WHEN_BUSY = ['ask', 'stopAndSend', 'keep'] as const;
+/**
+ * What to do when a turn is already running: ask the user; queue the prompt until the turn ends
+ * by itself; steer it into the running turn (queued where the agent cannot take it); stop the
+ * turn and send ("send now"); or keep the text (not sent, back in the input box).
+ */
+export const WHEN_BUSY = ['ask', 'queue', 'steer', 'stopAndSend', 'keep'] as const;
 export type WhenBusy = (typeof WHEN_BUSY)[number];
+/** The `reins.whenBusy` setting: what Enter in the panel does while a turn runs (`keep` is the API's only). */
+export const WHEN_BUSY_SETTING = ['ask', 'queue', 'steer', 'stopAndSend'] as const satisfies readonly PanelWhenBusy[];
+export type WhenBusySetting = (typeof WHEN_BUSY_SETTING)[number];
+// The panel's type (shared/messages.ts) and this list name the same values: each covers the other.
+const _sameValues: [PanelWhenBusy] extends [WhenBusySetting] ? ([WhenBusySetting] extends [WhenBusy] ? true : never) : never = true;
+void _sameValues;
 
 /** A caller's `whenBusy` (reins.sendPrompt takes anything): one of WHEN_BUSY, else 'ask'. */
 export function whenBusyOf(value: unknown): WhenBusy {
@@ -153,6 +179,8 @@ export interface ReinsState {
   transcript: TranscriptEntry[];
   lastStop: StopReport | undefined;
   lastRestoredInput: string | undefined;
+  /** Prompts waiting for the running turn to end by itself, in order. */
+  queued: QueuedView[];
   sent: { prompts: number; cancels: number };
   /** The session's mode, model, slash commands, title and usage. */
   session?: SessionView;

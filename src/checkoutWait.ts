@@ -24,7 +24,11 @@ export async function takeCheckout(host: CheckoutWaitHost, whenBusy: WhenBusy): 
   if (verdict.why === 'unverified') return unverified(verdict.holder);
   const busy = `${other(verdict.holder)} is running a turn in this checkout. One turn runs in a checkout at a time.`;
   if (whenBusy === 'keep') return `${busy} Your prompt was not sent.`;
-  const choice = await vscode.window.showWarningMessage(`${busy} Wait for it to finish and send your prompt then?`, { modal: true }, 'Wait and Send');
+  // Queue: the prompt waits for a turn to end; the other window's is such a turn, no question asked.
+  const choice =
+    whenBusy === 'queue'
+      ? 'Wait and Send'
+      : await vscode.window.showWarningMessage(`${busy} Wait for it to finish and send your prompt then?`, { modal: true }, 'Wait and Send');
   if (choice !== 'Wait and Send') return `${busy} Your prompt was not sent.`;
   host.notice(`Waiting for ${other(verdict.holder)} to finish its turn; your prompt goes then. Stop cancels the wait.`);
   while (!verdict.open) {

@@ -5,6 +5,7 @@ import { findAgent } from './agents/catalog';
 import type { FileLimits } from './acp/clientMethods/fs';
 import type { TraceLevel } from './acp/trace';
 import type { QuirkSettings } from './session/quirks';
+import { WHEN_BUSY_SETTING, type WhenBusySetting } from './api';
 import { readRuntimeSettings, type RuntimeSettings } from './session/runtimeOptions';
 
 export interface AgentEntry extends QuirkSettings {
@@ -47,6 +48,12 @@ export function fileLimits(): FileLimits {
     maxReadBytes: Math.max(0.001, c.get<number>('maxFileReadMegabytes', 16)) * 1024 * 1024,
     maxWriteBytes: Math.max(0.001, c.get<number>('maxFileWriteMegabytes', 16)) * 1024 * 1024,
   };
+}
+
+/** reins.whenBusy: what Enter in the panel does while a turn runs (an unknown value: ask). */
+export function whenBusySetting(): WhenBusySetting {
+  const value = section().get<string>('whenBusy', 'ask');
+  return WHEN_BUSY_SETTING.find((w) => w === value) ?? 'ask';
 }
 
 export function parallelTurnsPerFolder(): boolean {

@@ -82,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
           transcript: s.transcript.entries,
           lastStop: s.runtime?.lastStopReport,
           lastRestoredInput: s.input.last,
+          queued: status.queued,
           sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
           session: status.session,
         };

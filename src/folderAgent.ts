@@ -111,6 +111,8 @@ export class FolderAgent implements vscode.Disposable {
       clientInfo: { name: 'reins', version: extensionVersion(this.host.extension.extension) },
       mcpServers: () => mcpServersSetting(this.host.log),
       reopen: this.host.keeper.reopenFor(agent.name),
+      // A queued prompt gets the checkpoint a typed one gets in FolderSession.send.
+      beforeQueuedTurn: () => this.host.undo.beforePrompt(),
     });
     this.runtimeValue = rt;
     this.wire(rt);

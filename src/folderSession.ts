@@ -3,7 +3,7 @@
 // (send now, replace, remove), the runtime decides *how* (the one routine); how an agent is
 // started and tied to the editor is folderAgent.ts's.
 import * as vscode from 'vscode';
-import { DEMO_AGENT, resolveAgent } from './config';
+import { DEMO_AGENT, resolveAgent, whenBusySetting } from './config';
 import { FolderAgent } from './folderAgent';
 import type { AgentRuntime, StopReport } from './session/agentRuntime';
 import type { FolderGate } from './session/folderGate';
@@ -17,7 +17,8 @@ import { AUTH_REQUIRED, isAuthRequired } from './auth/methods';
 import { SignIn } from './auth/signIn';
 import { Transcript } from './session/transcript';
 import { SessionKeeper } from './sessionKeeper';
-import { turnActive, type StopCause } from './session/turnMachine';
+import { turnActive, type StopCause, type TurnResult } from './session/turnMachine';
+import { behindResult, chooseWhenBusy, steerOrQueue } from './busyPrompt';
 import type { PanelStatus } from './shared/messages';
 import { InputReturn } from './inputReturn';
 import { fileMatch } from './panel/fileSearch';
@@ -139,7 +140,13 @@ export class FolderSession implements vscode.Disposable {
     });
     // What the agent said about its session: mode, model, slash commands, title, usage. Only
     // while it runs: an exited agent's mode and commands are not the next process's.
-    return { ...status, session: rt?.phase === 'ready' ? rt.sessionConfig?.view() : undefined };
+    return {
+      ...status,
+      session: rt?.phase === 'ready' ? rt.sessionConfig?.view() : undefined,
+      queued: rt?.waiting.list ?? [],
+      canSteer: rt?.phase === 'ready' && rt.waiting.steerMethod !== undefined,
+      whenBusy: whenBusySetting(),
+    };
   }
 
   // ---- prompts --------------------------------------------------------------------------
@@ -155,9 +162,22 @@ export class FolderSession implements vscode.Disposable {
     }
     let rt = this.runtime;
     if (rt && turnActive(rt.turn)) {
-      if (!(await stopForPrompt(whenBusy, rt, true, this.folder.name))) {
+      // This folder's agent is busy: queue, steer, stop and send, or keep (busyPrompt.ts).
+      const choice = await chooseWhenBusy(whenBusy, rt, this.folder.name);
+      if (choice === 'keep') {
         this.giveBack(text, 'A turn was running; your prompt was not sent.', files);
         return { status: 'not-sent', reason: 'a turn is running' };
+      }
+      if (choice === 'queue' || choice === 'steer') {
+        const behind = await steerOrQueue(rt, choice, text, files);
+        if (behind.kind !== 'join-stop') {
+          const running = rt;
+          return behindResult(behind, {
+            giveBack: (why) => this.giveBack(text, why, files),
+            transcript: this.transcript,
+            answer: (r) => this.answer(running, r),
+          });
+        }
       }
       // "Send now": stop, confirm, then send, through the one routine.
       const report = await rt.stop('send-now');
@@ -169,7 +189,7 @@ export class FolderSession implements vscode.Disposable {
     let verdict = this.gate.check(this.gatePath, rt);
     if (!verdict.open && verdict.why === 'running') {
       // Another agent runs a turn in this folder (or one nested with it): one at a time.
-      if (await stopForPrompt(whenBusy, verdict.holder, false, this.folder.name)) await verdict.holder.stop('send-now');
+      if (await stopForPrompt(whenBusy, verdict.holder, this.folder.name)) await verdict.holder.stop('send-now');
       verdict = this.gate.check(this.gatePath, rt);
     }
     if (!verdict.open) {
@@ -226,6 +246,11 @@ export class FolderSession implements vscode.Disposable {
     // Refused before it became a turn (an attached file gone, the agent not ready): no turn
     // ended, so it goes back from here, with its files.
     if (result.kind === 'not-sent' && !flight.ended) this.giveBack(text, `Not sent: ${result.why}.`, files);
+    return this.answer(rt, result);
+  }
+
+  /** A turn's result as sendPrompt's: sign-in and out-of-step said as such. */
+  private answer(rt: AgentRuntime, result: TurnResult): SendResult {
     if (result.kind === 'failed' && result.code === AUTH_REQUIRED) {
       // onTurnEnded (which runs first) offered the methods; the result names them too.
       return { status: 'failed', error: `${this.signIn.needed ?? `${rt.name} needs you to sign in.`} (${result.error})` };

@@ -2,6 +2,7 @@
 // with the files attached to it, at once if the panel shows, else when it next does.
 import * as vscode from 'vscode';
 import type { FileMatch, GivenBack } from './shared/messages';
+import { joinPending } from './shared/givenBack';
 
 export class InputReturn implements vscode.Disposable {
   private pending: GivenBack | undefined;
@@ -18,7 +19,9 @@ export class InputReturn implements vscode.Disposable {
   giveBack(text: string, files?: FileMatch[]): void {
     this.lastValue = text;
     const given: GivenBack = { text, ...(files?.length && { files }) };
-    this.pending = given;
+    // Several may come back before the panel shows (a stopped turn's prompt, then the prompts
+    // queued behind it): each joins the text still waiting, none replaces it.
+    this.pending = joinPending(this.pending, given);
     this._onReturn.fire(given);
   }
 

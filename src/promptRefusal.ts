@@ -14,12 +14,11 @@ export function warnUntrusted(): void {
 }
 
 /**
- * Stop `holder`'s running turn for a new prompt? "stopAndSend" answers for this folder's own
- * agent (the panel's Enter: send now); another agent's turn is stopped only if the user says so.
+ * Stop another agent's running turn in this folder (one nested with it) for a new prompt? Only
+ * if the user says so: queueing and steering are for the folder's own agent (busyPrompt.ts).
  */
-export async function stopForPrompt(whenBusy: WhenBusy, holder: AgentRuntime, own: boolean, folderName: string): Promise<boolean> {
+export async function stopForPrompt(whenBusy: WhenBusy, holder: AgentRuntime, folderName: string): Promise<boolean> {
   if (whenBusy === 'keep') return false;
-  if (whenBusy === 'stopAndSend' && own) return true;
   const choice = await vscode.window.showWarningMessage(
     `${holder.name} is running a turn in ${folderName}. One turn runs in a folder at a time: stop it and send this prompt, or wait for it to finish?`,
     { modal: true },

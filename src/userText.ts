@@ -1,7 +1,7 @@
 // What the panel tells the user about stops, leftovers and exits: pure functions of the
 // reports, so that the wording is tested without an editor.
 import type { StopReport } from './session/stopReport';
-import type { StopCause } from './session/turnMachine';
+import type { ReleaseWhy, StopCause } from './session/turnMachine';
 
 /** Why the stop happened, as a parenthesis after "Stopped" (nothing for the user's own Stop). */
 const CAUSE_TEXT: Record<StopCause, string> = {
@@ -71,4 +71,23 @@ export function exitCleanupText(agent: string, ended: { command: string }[]): st
 
 export function outOfStepText(agent: string): string {
   return `${agent} answered one turn behind (an empty end_turn with zero usage right after a stopped turn)`;
+}
+
+/** Queued prompts not sent, because the turn before them did not end by itself. */
+export function releasedText(count: number, why: ReleaseWhy): string {
+  const what = count === 1 ? 'Your queued prompt was' : `Your ${count} queued prompts were`;
+  const it = count === 1 ? 'it' : 'them';
+  const because: Record<ReleaseWhy, string> = {
+    stopped: `the turn before ${it} was stopped`,
+    failed: `the turn before ${it} ended with an error`,
+    exited: 'the agent exited',
+    'out-of-step': 'the agent answered out of step',
+  };
+  return `${what} not sent: ${because[why]}. ${count === 1 ? 'It is' : 'They are'} back in the input box.`;
+}
+
+/** A line of the user's text inside a notice: its first 200 characters, quoted. */
+export function quoteLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return `“${flat.length > 200 ? `${flat.slice(0, 200)}…` : flat}”`;
 }

@@ -1,10 +1,14 @@
 // The prompt box (`#prompt-input`) and its one button: Send (`#send`), which becomes Stop
 // (`#stop`) while a turn runs. Enter sends, Shift+Enter is a newline; while a turn runs, Enter
-// still posts `send`: the host decides (send now, or refuse and hand the text back with
-// restoreInput). Up/Down at the start/end of the box walk earlier prompts; `@` attaches files.
+// follows reins.whenBusy: queue, steer, stop and send, or (ask) the choice beside the box
+// (busyChoice.ts); the prompts queued show above it (queueList.ts). Up/Down at the start/end of
+// the box walk earlier prompts; `@` attaches files.
 // The draft and the earlier prompts live in VS Code's webview state so hiding the panel loses
 // neither.
-import type { FileMatch, PanelStatus, WebviewToHost } from '../../src/shared/messages';
+import type { BusyChoice, FileMatch, PanelStatus, WebviewToHost } from '../../src/shared/messages';
+import { createBusyChoice } from './busyChoice';
+import { enterAction, turnBusy } from './busyModel';
+import { createQueueList } from './queueList';
 import { el } from './dom';
 import { icon } from './icons';
 import { attachFileCompletion } from './fileCompletion';
@@ -63,7 +67,9 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
   // before the Enter handler below: its own handler goes first (slashCompletion.ts).
   const completion = attachSlashCompletion(input);
   const files = attachFileCompletion(input, post);
-  root.append(completion.el, files.listEl, box, files.chipsEl);
+  const queue = createQueueList(post, () => input.focus());
+  const choice = createBusyChoice();
+  root.append(completion.el, files.listEl, queue.el, choice.el, box, files.chipsEl);
   const history = new PromptHistory(loadState().history);
 
   const autoGrow = (): void => {
@@ -86,11 +92,28 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
   };
 
   const submit = (): void => {
-    if (input.readOnly) return;
+    if (input.readOnly || !input.value.trim()) return;
+    const action = enterAction(status);
+    if (action === 'ask') {
+      // The text stays in the box until a choice is made; Escape leaves it there.
+      choice.open(
+        status?.canSteer ?? false,
+        (picked) => {
+          sendNow(picked);
+          input.focus();
+        },
+        () => input.focus(),
+      );
+      return;
+    }
+    sendNow(action === 'send' ? undefined : action);
+  };
+
+  const sendNow = (whenBusy: BusyChoice | undefined): void => {
     const text = input.value;
     if (!text.trim()) return;
     const attached = files.take(text);
-    post({ type: 'send', text, ...(attached.length > 0 && { files: attached }) });
+    post({ type: 'send', text, ...(attached.length > 0 && { files: attached }), ...(whenBusy && { whenBusy }) });
     history.add(text);
     saveState({ history: [...history.list] });
     setText('');
@@ -161,6 +184,12 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
       send.hidden = next.canStop;
       if ((focused === stop && stop.hidden) || (focused === send && send.hidden)) input.focus();
       completion.setCommands(next.session?.commands ?? []);
+      queue.update(next.queued);
+      // The turn ended (or is stopping) while the choice showed: nothing to choose; the text stays, Enter sends it.
+      if (choice.isOpen && !turnBusy(next)) {
+        choice.close();
+        input.focus();
+      }
       refresh();
     },
     restore(text, given) {

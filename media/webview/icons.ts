@@ -28,6 +28,8 @@ const ICONS = {
   arrowDown: 'arrow-down',
   check: 'check',
   sparkle: 'sparkle',
+  close: 'close',
+  queued: 'clock',
 } satisfies Record<string, string>;
 
 export type IconName = keyof typeof ICONS;

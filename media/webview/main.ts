@@ -9,7 +9,9 @@ import { createSessionBar } from './sessionBar';
 import { busyText } from './statusModel';
 import { createAutoScroll } from './scroll';
 import { TranscriptView } from './transcript';
-import { post, saveState } from './vscodeApi';
+import { loadState, post, saveState } from './vscodeApi';
+import { lostQueue } from './busyModel';
+import { joinGivenBack } from '../../src/shared/givenBack';
 
 function start(): void {
   const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
@@ -75,20 +77,38 @@ function start(): void {
     app.dataset.turn = next.turn;
     transcript.setTurn(next.turn); // a turn that ended: its answer is complete, and announced
     app.dataset.agent = next.agent;
+    rememberQueue(next);
     autoScroll.follow();
+  }
+
+  /** What the queue holds now, kept in the webview state with its host: a reload gives it back (lostQueue). */
+  let seenTexts = JSON.stringify(loadState().seenQueue?.queued ?? []);
+  function rememberQueue(next: PanelStatus): void {
+    const texts = next.queued.map((q) => q.text);
+    if (JSON.stringify(texts) === seenTexts) return;
+    seenTexts = JSON.stringify(texts);
+    saveState({ seenQueue: { host: loadState().seenQueue?.host, queued: texts } });
   }
 
   function handle(message: HostToWebview): void {
     switch (message.type) {
-      case 'snapshot':
+      case 'snapshot': {
+        // A queue this panel showed under an extension host a reload ended: its prompts back in the box.
+        const lost = lostQueue(loadState().seenQueue ?? {}, message.host);
+        if (message.host) {
+          saveState({ seenQueue: { host: message.host, queued: [] } });
+          seenTexts = '[]';
+        }
         applyStatus(message.status);
         transcript.reset(message.entries);
         // Moved here from the tab or the view: that place's draft, not what this document last held.
         if (message.carried) composer.replaceDraft(message.carried.draft);
         if (message.input) composer.restore(message.input.text, message.input.files);
+        if (lost.length > 0) composer.restore(joinGivenBack(lost));
         if (message.folder) saveState({ folder: message.folder });
         autoScroll.settle(message.carried && (message.carried.scroll ?? { top: 0, following: true }));
         break;
+      }
       case 'status':
         applyStatus(message.status);
         break;

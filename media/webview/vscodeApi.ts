@@ -1,6 +1,7 @@
 // The webview's only channel to the extension host, plus VS Code's per-webview state
 // (which survives the panel being hidden, when the webview document itself is discarded).
 import type { CarriedState, WebviewToHost } from '../../src/shared/messages';
+import type { SeenQueue } from './busyModel';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -27,6 +28,8 @@ export interface PersistedState {
   scroll?: ScrollState;
   /** Prompts sent from this panel, oldest first (Up/Down in the prompt box). */
   history?: string[];
+  /** The queue this panel last showed, and the extension host that had it (busyModel.ts lostQueue). */
+  seenQueue?: SeenQueue;
 }
 
 export type ScrollState = NonNullable<CarriedState['scroll']>;
@@ -42,6 +45,16 @@ export function loadState(): PersistedState {
         ? { top: scroll.top, following: scroll.following, fraction: typeof scroll.fraction === 'number' ? scroll.fraction : undefined }
         : undefined,
     history: Array.isArray(state?.history) ? state.history.filter((h): h is string => typeof h === 'string') : undefined,
+    seenQueue: seenQueueOf(state?.seenQueue),
+  };
+}
+
+function seenQueueOf(value: unknown): SeenQueue | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { host, queued } = value as SeenQueue;
+  return {
+    host: typeof host === 'string' ? host : undefined,
+    queued: Array.isArray(queued) ? queued.filter((q): q is string => typeof q === 'string') : undefined,
   };
 }
 

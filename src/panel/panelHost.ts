@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { FolderSession } from '../folderSession';
+import { whenBusySetting } from '../config';
 import type { TranscriptOp } from '../session/transcript';
 import { assertNever, type CarriedState, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
 import { checkLink } from './linkCheck';
@@ -15,6 +16,8 @@ import { handleEditorRequest } from './panelRequests';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
+/** This extension host's id: a webview that saw a queue under another (a reload took it) gives that text back. */
+const HOST_ID = randomBytes(8).toString('hex');
 
 export class PanelHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -100,6 +103,8 @@ export class PanelHost implements vscode.Disposable {
         }
       }),
       session.onNeedsAttention(() => surface.reveal(true)),
+      // reins.whenBusy changed: Enter while busy follows it at once.
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('reins.whenBusy') && this.onStatusChange()),
     );
   }
 
@@ -142,14 +147,30 @@ export class PanelHost implements vscode.Disposable {
         const carried = this.carried;
         this.carried = undefined;
         // `folder`: the webview keeps it in its state, so that a reload brings it back to this folder.
-        this.post({ type: 'snapshot', status: this.session.status(), entries: this.session.transcript.entries, input, folder: this.session.key, carried });
+        this.post({
+          type: 'snapshot',
+          status: this.session.status(),
+          entries: this.session.transcript.entries,
+          input,
+          folder: this.session.key,
+          carried,
+          host: HOST_ID,
+        });
         return;
       }
       case 'uiState':
         this.uiState = { draft: m.draft, scroll: m.scroll };
         return;
       case 'send':
-        void this.session.send(m.text, 'stopAndSend', m.files?.length ? m.files : undefined); // Enter while a turn runs means "send now"
+        // Enter while a turn runs: what the user chose in the panel, else reins.whenBusy (`ask`: the question, as a modal).
+        void this.session.send(m.text, m.whenBusy ?? whenBusySetting(), m.files?.length ? m.files : undefined);
+        return;
+      case 'editQueued':
+        // False: it went out (or back to the box) meanwhile, or the new text is empty.
+        if (!this.session.runtime?.waiting.edit(m.id, m.text)) this.session.log.info(`Panel: queued prompt #${m.id} not edited: it is no longer queued`);
+        return;
+      case 'removeQueued':
+        this.session.runtime?.waiting.remove(m.id); // not sent; its sendPrompt (if any) answers not-sent
         return;
       case 'stop':
         void this.session.stop('user');

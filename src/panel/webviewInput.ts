@@ -4,7 +4,7 @@
 // define. Every message of WebviewToHost is checked field by field, with a size bound on each
 // string and list; a bad one is refused with a reason the caller logs, never thrown.
 // No `vscode` here: the unit tests (test/unit/webviewInput.test.ts) run it in plain Node.
-import type { PanelAction, WebviewToHost } from '../shared/messages';
+import type { BusyChoice, PanelAction, WebviewToHost } from '../shared/messages';
 
 /** A prompt or draft longer than this is refused (about 1 MB of text: far beyond a real prompt). */
 export const MAX_TEXT = 1_000_000;
@@ -40,10 +40,17 @@ const ACTIONS: Record<PanelAction, true> = {
   copyInstall: true,
 };
 
+const BUSY_CHOICES: Record<BusyChoice, true> = { queue: true, steer: true, stopAndSend: true };
+
 const CHECKS: Record<WebviewToHost['type'], Check> = {
   ready: () => undefined,
   stop: () => undefined,
-  send: (m) => text(m, 'text', MAX_TEXT) ?? optional(m, 'files', (v) => stringList(v, MAX_FILES, MAX_SHORT)),
+  send: (m) =>
+    text(m, 'text', MAX_TEXT) ??
+    optional(m, 'files', (v) => stringList(v, MAX_FILES, MAX_SHORT)) ??
+    optional(m, 'whenBusy', (v) => (typeof v === 'string' && Object.hasOwn(BUSY_CHOICES, v) ? undefined : `unknown choice ${preview(v)}`)),
+  editQueued: (m) => integer(m, 'id', 1) ?? text(m, 'text', MAX_TEXT),
+  removeQueued: (m) => integer(m, 'id', 1),
   permission: (m) => text(m, 'requestId', MAX_SHORT) ?? text(m, 'optionId', MAX_SHORT),
   action: (m) => (typeof m.action === 'string' && Object.hasOwn(ACTIONS, m.action) ? undefined : `unknown action ${preview(m.action)}`),
   uiState: (m) => text(m, 'draft', MAX_TEXT) ?? optional(m, 'scroll', scroll),

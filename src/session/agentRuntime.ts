@@ -92,6 +92,7 @@ export class AgentRuntime {
       protocolVersion: () => this.initResult?.protocolVersion ?? PROTOCOL_VERSION,
       turnTerminals: (turnId) => this.terminals.runningPids(turnId),
       listProcesses: options.listProcesses,
+      beforeQueuedTurn: options.beforeQueuedTurn,
     });
     this.terminals = this.owned.add(
       new TerminalHost({

@@ -30,7 +30,10 @@ export function turnPhase(turn: TurnState): TurnPhase {
   return TURN_PHASE[turn.phase];
 }
 
-export function deriveStatus(i: StatusInputs): PanelStatus {
+/** What the machine and the gate say; the folder session adds the session, the queue and the settings. */
+export type DerivedStatus = Omit<PanelStatus, 'session' | 'queued' | 'canSteer' | 'whenBusy'>;
+
+export function deriveStatus(i: StatusInputs): DerivedStatus {
   const turn = turnPhase(i.turn);
   const agent: PanelAgentPhase = !i.trusted
     ? 'untrusted'

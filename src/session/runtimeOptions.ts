@@ -72,4 +72,6 @@ export interface RuntimeOptions {
   reopen?: ReopenRequest;
   /** The process listing the leftover check uses (default: `ps`); tests hold one back. */
   listProcesses?: () => Promise<ProcessInfo[]>;
+  /** Before a queued prompt goes out: what a typed one gets first (the folder's undo checkpoint). */
+  beforeQueuedTurn?: () => Promise<void>;
 }

@@ -251,6 +251,8 @@ export class TurnController {
         return this.waiting.refused(effect.phase);
       case 'startQueued':
         return this.waiting.start(effect.queueId, effect.turnId);
+      case 'prepareQueued':
+        return this.prepareQueued(effect.turnId);
       case 'releaseQueue':
         return this.waiting.release(effect.queueIds, effect.why);
       case 'sendSteer':
@@ -258,6 +260,14 @@ export class TurnController {
       case 'steerRefused':
         return this.waiting.steerRefused(effect.steerId, effect.phase);
     }
+  }
+
+  /** A queued turn gets what a typed prompt gets before it goes; then the machine sends it (if it still waits). */
+  private prepareQueued(turnId: number): void {
+    const prepare = this.port.beforeQueuedTurn?.() ?? Promise.resolve();
+    void prepare
+      .catch((error: Error) => this.port.log.warn(`turn ${turnId}: preparing the queued prompt failed: ${error.message}`))
+      .then(() => this.dispatch({ kind: 'prepared', turnId, at: Date.now() }));
   }
 
   private endTurn(turnId: number, result: TurnResult): void {

@@ -100,7 +100,7 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
           { kind: 'turnEnded', turnId: turn.turnId, result },
         ];
         // Ended by itself: the first queued prompt goes out now, as the next turn.
-        if (result.kind === 'completed' && !result.outOfStep) return next(state, ended, config);
+        if (result.kind === 'completed' && !result.outOfStep) return next(state, ended, config, event.at);
         return released(state, idle, ended, result.kind === 'failed' ? 'failed' : 'out-of-step');
       }
       if (turn.phase === 'stopping' || turn.phase === 'unverified') return settle(state, turn, evidence, event.at);
@@ -133,7 +133,8 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
     case 'idleSignal': {
       // The agent says it has no active run. While waiting to retry, that is the moment to
       // send; while stopping, it is evidence; otherwise it is news of the turn's own end.
-      if (turn.phase === 'waiting') return retry(state, turn);
+      // A queued turn being prepared sends when it is prepared, not at the idle that ended the turn before.
+      if (turn.phase === 'waiting') return turn.preparing ? same() : retry(state, turn);
       if (turn.phase === 'stopping' || turn.phase === 'unverified') return settle(state, turn, { kind: 'idle-signal' }, event.at);
       return same();
     }
@@ -237,7 +238,7 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
     }
 
     case 'timer': {
-      if (event.timer === 'retry') return turn.phase === 'waiting' ? retry(state, turn) : same();
+      if (event.timer === 'retry') return turn.phase === 'waiting' && !turn.preparing ? retry(state, turn) : same();
       if (event.timer === 'turnLimit') {
         // Out of time: stopped through the routine (a waiting turn was never in flight: not sent).
         return turn.phase === 'running' || turn.phase === 'waiting' ? transition(state, { kind: 'stop', cause: 'turn-timeout', at: event.at }, config) : same();
@@ -276,6 +277,11 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
       return { state: { ...state, queue: state.queue.filter((id) => id !== event.queueId) }, effects: [{ kind: 'queueChanged' }] };
     }
 
+    case 'prepared': {
+      if (turn.phase !== 'waiting' || !turn.preparing) return same();
+      return to({ phase: 'running', turnId: turn.turnId, attempt: 0 }, [{ kind: 'sendPrompt', turnId: turn.turnId }]);
+    }
+
     case 'steer': {
       // Only a prompt in flight can take more text; one waiting to be retried is not (yet).
       if (turn.phase !== 'running') return same([{ kind: 'steerRefused', steerId: event.steerId, phase: turn.phase }]);
@@ -284,14 +290,19 @@ export function transition(state: MachineState, event: MachineEvent, config: Mac
   }
 }
 
-/** The turn ended by itself (`ended`): the first queued prompt becomes the next turn, or idle. */
-function next(state: MachineState, ended: Effect[], config: MachineConfig): Transition {
+/**
+ * The turn ended by itself (`ended`): the first queued prompt becomes the next turn, or idle.
+ * It waits (`preparing`) for what a typed prompt gets before it goes, the undo checkpoint;
+ * `prepared` sends it. Never idle in between: no other prompt slips in, and the checkout stays held.
+ */
+function next(state: MachineState, ended: Effect[], config: MachineConfig, at: number): Transition {
   const [queueId, ...rest] = state.queue;
   if (queueId === undefined) return { state: { ...state, turn: { phase: 'idle' } }, effects: ended };
   const turnId = state.lastTurnId + 1;
-  const effects: Effect[] = [...ended, { kind: 'startQueued', queueId, turnId }, { kind: 'queueChanged' }, { kind: 'sendPrompt', turnId }];
+  const effects: Effect[] = [...ended, { kind: 'startQueued', queueId, turnId }, { kind: 'queueChanged' }, { kind: 'prepareQueued', turnId }];
   if (config.turnLimitMs > 0) effects.push({ kind: 'startTimer', timer: 'turnLimit', turnId, ms: config.turnLimitMs });
-  return { state: { turn: { phase: 'running', turnId, attempt: 0 }, lastTurnId: turnId, queue: rest }, effects };
+  const turn: TurnState = { phase: 'waiting', turnId, attempt: 0, retryDeadline: at + config.busyRetryBudgetMs, preparing: true };
+  return { state: { turn, lastTurnId: turnId, queue: rest }, effects };
 }
 
 /** The turn did not end by itself: go to `turn`, and release what waited in the queue. */

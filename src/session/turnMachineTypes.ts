@@ -47,8 +47,9 @@ export type TurnResult =
 
 export type TurnState =
   | { phase: 'idle' }
-  /** Accepted but not in flight: waiting to retry after a busy rejection. */
-  | { phase: 'waiting'; turnId: number; attempt: number; retryDeadline: number }
+  /** Accepted but not in flight: waiting to retry after a busy rejection, or (`preparing`) a
+   *  queued prompt getting what a typed one gets before it goes (the undo checkpoint). */
+  | { phase: 'waiting'; turnId: number; attempt: number; retryDeadline: number; preparing?: true }
   | { phase: 'running'; turnId: number; attempt: number; retryDeadline?: number }
   | { phase: 'stopping'; turnId: number; stop: StopRecord }
   /** The budget ran out without evidence: the folder stays closed to new work. */
@@ -90,8 +91,10 @@ export type Effect =
   | { kind: 'queueChanged' }
   /** Not queued (no turn runs or waits): the caller sends it as a prompt of its own, or not. */
   | { kind: 'queueRefused'; queueId: number; phase: TurnState['phase'] }
-  /** The queued prompt `queueId` becomes turn `turnId` (a `sendPrompt` for it follows). */
+  /** The queued prompt `queueId` becomes turn `turnId` (its `prepareQueued`, then its `sendPrompt`, follow). */
   | { kind: 'startQueued'; queueId: number; turnId: number }
+  /** Before queued turn `turnId` goes out: what a typed prompt gets first (the checkpoint); `prepared` answers. */
+  | { kind: 'prepareQueued'; turnId: number }
   /** These queued prompts will not be sent: their text goes back to the input box. */
   | { kind: 'releaseQueue'; queueIds: number[]; why: ReleaseWhy }
   /** Deliver steer `steerId` into turn `turnId`, which is in flight. */
@@ -120,7 +123,9 @@ export type MachineEvent =
   /** The user removed a queued prompt. */
   | { kind: 'unqueue'; queueId: number; at: number }
   /** Text for the running turn, without stopping it. */
-  | { kind: 'steer'; steerId: number; at: number };
+  | { kind: 'steer'; steerId: number; at: number }
+  /** The queued turn `turnId` is prepared: its prompt goes out now. */
+  | { kind: 'prepared'; turnId: number; at: number };
 
 export interface Transition {
   state: MachineState;

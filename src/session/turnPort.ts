@@ -34,4 +34,6 @@ export interface TurnPort {
   listProcesses?(): Promise<ProcessInfo[]>;
   /** How this agent takes text into a running turn, as its settings and `initialize` say (steering.ts). */
   steerMethod?(): SteerMethod | undefined;
+  /** What a typed prompt gets before it goes (the folder's undo checkpoint), for a queued one. Never rejects. */
+  beforeQueuedTurn?(): Promise<void>;
 }

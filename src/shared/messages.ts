@@ -34,6 +34,23 @@ export interface PanelStatus {
   canStop: boolean;
   /** The session's mode, model, slash commands, title and usage (once a session exists). */
   session?: SessionView;
+  /** Prompts waiting for the running turn to end by itself, in the order they go out. */
+  queued: QueuedView[];
+  /** The agent takes text into a running turn: Steer is offered. */
+  canSteer: boolean;
+  /** reins.whenBusy: what Enter does while a turn runs (`ask`: the panel offers the choices). */
+  whenBusy: PanelWhenBusy;
+}
+
+/** The reins.whenBusy setting's values (api.ts's WHEN_BUSY_SETTING is this list). */
+export type PanelWhenBusy = 'ask' | 'queue' | 'steer' | 'stopAndSend';
+/** What the user chose for a prompt sent while a turn runs. */
+export type BusyChoice = Exclude<PanelWhenBusy, 'ask'>;
+
+/** A queued prompt: `id` is what editQueued and removeQueued name. */
+export interface QueuedView {
+  id: number;
+  text: string;
 }
 
 /** Context window and cost, as the agent's last `usage_update` said. */
@@ -194,7 +211,8 @@ export interface GivenBack {
 
 export type HostToWebview =
   /** `folder`: the workspace folder the panel shows (the webview keeps it for a window reload). */
-  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: GivenBack; folder?: string; carried?: CarriedState }
+  /** `host`: this extension host's id: a queue the webview saw under another one was lost to a reload (its text goes back to the box). */
+  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: GivenBack; folder?: string; carried?: CarriedState; host?: string }
   | { type: 'status'; status: PanelStatus }
   /** Add an entry, or replace the entry with the same id (tool updates, permission resolved).
    *  `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
@@ -210,8 +228,12 @@ export type HostToWebview =
 
 export type WebviewToHost =
   | { type: 'ready' }
-  /** `files`: URIs the user attached with `@` (FileMatch.uri). */
-  | { type: 'send'; text: string; files?: string[] }
+  /** `files`: URIs the user attached with `@` (FileMatch.uri). `whenBusy`: what to do if a turn runs (default: reins.whenBusy). */
+  | { type: 'send'; text: string; files?: string[]; whenBusy?: BusyChoice }
+  /** New text for a queued prompt. */
+  | { type: 'editQueued'; id: number; text: string }
+  /** A queued prompt removed: it is not sent. */
+  | { type: 'removeQueued'; id: number }
   | { type: 'stop' } // the Stop button or Escape in the panel
   | { type: 'permission'; requestId: string; optionId: string }
   | { type: 'action'; action: PanelAction }

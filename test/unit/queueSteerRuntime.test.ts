@@ -18,7 +18,7 @@ const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
 const scenarios = path.join(repo, 'test', 'fixtures', 'scriptedAgent', 'scenarios');
 const live: AgentRuntime[] = [];
 
-async function start(scenario: string | object): Promise<{ rt: AgentRuntime; record: string }> {
+async function start(scenario: string | object, beforeQueuedTurn?: () => Promise<void>): Promise<{ rt: AgentRuntime; record: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'reins-queue-'));
   const record = path.join(dir, 'record.jsonl');
   const json = typeof scenario === 'string' ? readFileSync(path.join(scenarios, `${scenario}.json`), 'utf8') : JSON.stringify(scenario);
@@ -27,6 +27,7 @@ async function start(scenario: string | object): Promise<{ rt: AgentRuntime; rec
     launch: { command: process.execPath, args: [agentJs, '--scenario-json', json, '--record', record], cwd: dir },
     settings: () => ({ ...defaultRuntimeSettings, initializeTimeoutMs: 3000 }),
     log: new MemoryLogger(),
+    beforeQueuedTurn,
   });
   live.push(rt);
   await rt.start();
@@ -91,6 +92,31 @@ describe('queue through the runtime', function () {
     assert.ok(a.queued);
     await waitFor('given back', () => released.length > 0, 5000);
     assert.deepEqual(released, ['second', 'exited']);
+  });
+
+  // The editor gives the hook the folder's undo checkpoint (folderAgent.ts): a queued prompt gets
+  // what FolderSession.send gives a typed one before it goes.
+  // Sabotage (the controller's prepareQueued dispatching `prepared` without awaiting the hook), this printed:
+  //   AssertionError [ERR_ASSERTION]: the queued prompt went out before its checkpoint  2 !== 1
+  it('a queued prompt goes out only once the hook before it (the checkpoint) is done', async () => {
+    let release!: () => void;
+    const checkpoint = new Promise<void>((resolve) => (release = resolve));
+    let asked = 0;
+    const { rt, record } = await start('queue', () => {
+      asked++;
+      return checkpoint;
+    });
+    const first = rt.prompt('first');
+    await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
+    const a = await rt.enqueue('second');
+    assert.ok(a.queued);
+    await first;
+    await waitFor('the hook asked', () => asked === 1, 5000);
+    assert.equal(received(readRecord(record), 'session/prompt').length, 1, 'the queued prompt went out before its checkpoint');
+    assert.equal(rt.turn.phase, 'waiting');
+    release();
+    assert.deepEqual(await a.result, { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(promptTexts(record), ['first', 'second']);
   });
 
   it('a removed prompt is not sent; nothing queues while no turn runs', async () => {

@@ -35,29 +35,54 @@ const named = (effects: Effect[]) =>
         return `turnEnded:${e.turnId}:${e.result.kind}`;
       case 'sendPrompt':
         return `sendPrompt:${e.turnId}`;
+      case 'prepareQueued':
+        return `prepareQueued:${e.turnId}`;
       default:
         return e.kind;
     }
   });
 const enqueue = (queueId: number): MachineEvent => ({ kind: 'enqueue', queueId, at: T });
 const submit: MachineEvent = { kind: 'submit', at: T };
+const prepared = (turnId: number): MachineEvent => ({ kind: 'prepared', turnId, at: T });
 
 describe('turn machine: queue', () => {
   // Sabotage (next() made to go idle without taking the queue), this printed:
   //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
-  //   [ 'clearTimers', 'turnEnded:1:completed', - 'startQueued:7→2', - 'queueChanged', - 'sendPrompt:2' ]
+  //   [ 'clearTimers', 'turnEnded:1:completed', - 'startQueued:7→2', - 'queueChanged', - 'prepareQueued:2' ]
   it('a queued prompt becomes the next turn when the running turn ends by itself, in order', () => {
     const queued = run([submit, enqueue(7), enqueue(8)]);
     assert.deepEqual(queued.state.queue, [7, 8]);
     assert.deepEqual(named(queued.effects), ['sendPrompt:1', 'queueChanged', 'queueChanged']);
     const first = run([{ kind: 'answered', turnId: 1, stopReason: 'end_turn', at: T }], queued.state);
-    assert.deepEqual(named(first.effects), ['clearTimers', 'turnEnded:1:completed', 'startQueued:7→2', 'queueChanged', 'sendPrompt:2']);
-    assert.deepEqual(first.state.turn, { phase: 'running', turnId: 2, attempt: 0 });
+    assert.deepEqual(named(first.effects), ['clearTimers', 'turnEnded:1:completed', 'startQueued:7→2', 'queueChanged', 'prepareQueued:2']);
+    assert.deepEqual(first.state.turn, { phase: 'waiting', turnId: 2, attempt: 0, retryDeadline: T + config.busyRetryBudgetMs, preparing: true });
     assert.deepEqual(first.state.queue, [8]);
-    const second = run([{ kind: 'answered', turnId: 2, stopReason: 'end_turn', at: T }], first.state);
-    assert.deepEqual(named(second.effects), ['clearTimers', 'turnEnded:2:completed', 'startQueued:8→3', 'queueChanged', 'sendPrompt:3']);
+    const sent = run([prepared(2)], first.state);
+    assert.deepEqual(named(sent.effects), ['sendPrompt:2']);
+    assert.deepEqual(sent.state.turn, { phase: 'running', turnId: 2, attempt: 0 });
+    const second = run([{ kind: 'answered', turnId: 2, stopReason: 'end_turn', at: T }, prepared(3)], sent.state);
+    assert.deepEqual(named(second.effects), ['clearTimers', 'turnEnded:2:completed', 'startQueued:8→3', 'queueChanged', 'prepareQueued:3', 'sendPrompt:3']);
     const last = run([{ kind: 'answered', turnId: 3, stopReason: 'end_turn', at: T }], second.state);
     assert.deepEqual(last.state, { turn: { phase: 'idle' }, lastTurnId: 3, queue: [] });
+  });
+
+  // A queued prompt gets the undo checkpoint a typed one gets (FolderSession.send) before it goes.
+  // Sabotage (the idleSignal case retrying a preparing turn), this printed:
+  //   AssertionError [ERR_ASSERTION]: goose's idle after turn 1 sent turn 2 before its checkpoint  + [ 'clearTimer', 'sendPrompt:2' ] - []
+  it('a queued turn goes out only once prepared: not at the idle that ended the turn before; a stop meanwhile sends nothing', () => {
+    const ended = run([submit, enqueue(1), { kind: 'answered', turnId: 1, stopReason: 'end_turn', at: T }]);
+    const idle = run(
+      [
+        { kind: 'idleSignal', at: T },
+        { kind: 'timer', timer: 'retry', turnId: 2, at: T },
+      ],
+      ended.state,
+    );
+    assert.deepEqual(named(idle.effects), [], "goose's idle after turn 1 sent turn 2 before its checkpoint");
+    const stopped = run([{ kind: 'stop', cause: 'user', at: T }, prepared(2)], ended.state);
+    assert.deepEqual(named(stopped.effects), ['clearTimers', 'turnEnded:2:not-sent', 'stopEnded']);
+    assert.deepEqual(stopped.state.turn, { phase: 'idle' });
+    assert.deepEqual(named(run([prepared(1)], ended.state).effects), [], 'a prepared for another turn is fenced off');
   });
 
   it('the next turn from the queue gets its own time limit', () => {

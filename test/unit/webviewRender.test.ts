@@ -14,6 +14,9 @@ function status(over: Partial<PanelStatus> = {}): PanelStatus {
     turn: 'idle',
     canSend: true,
     canStop: false,
+    queued: [],
+    canSteer: false,
+    whenBusy: 'ask',
     ...over,
   };
 }
