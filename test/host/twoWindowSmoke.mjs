@@ -1,0 +1,273 @@
+#!/usr/bin/env node
+// Two windows on one checkout (issue 13, "One running turn per checkout, across windows"): two
+// code-server instances, each with its own user data and so its own extension host, one opened
+// on a git checkout's root (window A) and one on its subfolder `sub` (window B), driven through
+// their real workbenches in Chromium. They share the user's lock directory
+// (os.tmpdir()/reins-<uid>/checkout-locks) as any two windows do; the test reads only the lock of
+// its own checkout (a fresh temporary one), so other runs on the machine do not disturb it.
+//
+// A's turn waits on a permission (it runs until the test answers it, so no timing decides the
+// order). B's prompt then asks whether to wait, naming A's agent; the test answers "Wait and
+// Send"; B's agent gets nothing until A's turn ends, and gets the prompt after it. Then A starts
+// another turn, its extension host is killed (SIGKILL: no deactivate, the lock stays behind),
+// and B's next prompt goes straight through: the dead window's lock is taken over.
+//
+// Standalone: `node test/host/twoWindowSmoke.mjs` (needs dist/ built; npm run test:two-windows).
+// Screenshots in test-results/.
+//
+// State on 2026-12-02: not yet passed end to end, so not in `npm test` nor test:reliability. At a
+// load average of 20 to 24, three runs never got past opening the panels: in one, window A's
+// extension host answered "command 'reins.openPanel' not found" (openPanel() now runs it again),
+// in the others the Reins view stayed empty for minutes. The steps after that and their
+// sabotages have not run.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cleanupAll, frameIn, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const resultsDir = join(repo, 'test-results');
+const log = (m) => console.log(`[two-windows] ${m}`);
+const step = stepper(log);
+
+const entries = (record) =>
+  existsSync(record)
+    ? readFileSync(record, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+const prompts = (record) => entries(record).filter((e) => e.dir === 'in' && e.msg?.method === 'session/prompt');
+/** The agent's answers to session/prompt (a result with a stopReason). */
+const promptAnswers = (record) => entries(record).filter((e) => e.dir === 'out' && e.msg?.result?.stopReason);
+
+/** A turn that runs until its permission is answered. */
+const WAITING_TURN = {
+  steps: [
+    { tool: { id: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'pending' } },
+    { permission: { toolCallId: 'edit-1', title: 'Edit notes.md' } },
+    { toolUpdate: { id: 'edit-1', status: 'completed' } },
+    { text: "Window A's turn is done." },
+  ],
+};
+
+/** Polls `probe` until it returns a value (a non-empty array, if an array; the deadline only ends a hang, it asserts no time). */
+async function until(what, probe, page, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (Array.isArray(value) ? value.length : value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/**
+ * "Reins: Open Agent Panel", again while the extension host has not registered it yet: the
+ * palette lists it from the manifest at once, and under load (average 23) one of two hosts
+ * answered "command 'reins.openPanel' not found" after the workbench was drawn.
+ */
+async function openPanel(page, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  const notFound = page.locator('.monaco-dialog-box', { hasText: 'not found' });
+  for (;;) {
+    await runCommand(page, 'Reins: Open Agent Panel', timeoutMs);
+    // Wait for the input in the view, or the "not found" dialog (then run the command again).
+    for (;;) {
+      if (await notFound.isVisible().catch(() => false)) break;
+      if (await frameIn(page, '.part.auxiliarybar', '#prompt-input', 1_000).catch(() => undefined)) return;
+      if (Date.now() > deadline) throw new Error(`the Reins panel did not open within ${timeoutMs / 1000} s`);
+    }
+    await notFound.locator('.monaco-button', { hasText: 'OK' }).click();
+    await page.waitForTimeout(2_000);
+  }
+}
+
+export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeoutMs = 240_000 } = {}) {
+  mkdirSync(resultsDir, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'reins-two-windows-'));
+  // The checkout: the fixture workspace, a subfolder, `git init` (the lock is keyed by the git top level).
+  const checkout = join(scratch, 'checkout');
+  cpSync(join(repo, 'test/fixtures/workspace'), checkout, { recursive: true });
+  const sub = join(checkout, 'sub');
+  mkdirSync(sub, { recursive: true });
+  writeFileSync(join(sub, 'index.js'), '// the subfolder window B opens\n');
+  execFileSync('git', ['init', '-q'], { cwd: checkout });
+  // Where both windows keep the checkout locks (checkoutLock.ts: defaultLockDir), and the key of ours.
+  const lockDir = join(tmpdir(), `reins-${process.getuid()}`, 'checkout-locks');
+  const root = realpathSync(checkout);
+  /** This checkout's lock records present now (one file, or none). */
+  const locks = () => {
+    const dir = existsSync(lockDir) ? lockDir : undefined;
+    if (!dir) return [];
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => {
+        try {
+          return JSON.parse(readFileSync(join(dir, f), 'utf8'));
+        } catch {
+          return undefined; // written over just now: read again
+        }
+      })
+      .filter((l) => l?.root === root);
+  };
+
+  const windows = {};
+  for (const [name, folder, agent, scenario] of [
+    ['A', checkout, 'alpha', { prompts: [WAITING_TURN] }],
+    ['B', sub, 'beta', { prompts: [{ steps: [{ text: "Window B's answer." }] }] }],
+  ]) {
+    const record = join(scratch, `${name}.jsonl`);
+    const scenarioFile = join(scratch, `${name}.scenario.json`);
+    writeFileSync(scenarioFile, JSON.stringify(scenario));
+    mkdirSync(join(folder, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(folder, '.vscode', 'settings.json'),
+      JSON.stringify({
+        'reins.agents': {
+          [agent]: {
+            command: process.execPath,
+            args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario', scenarioFile, '--record', record],
+          },
+        },
+        'reins.defaultAgent': agent,
+        'reins.openIn': 'sideBar',
+      }),
+    );
+    windows[name] = { name, folder, agent, record };
+  }
+  const { A, B } = windows;
+
+  const browser = await launchBrowser();
+  try {
+    await step('two code-servers started (two extension hosts), one lock directory', async () => {
+      const [a, b] = await Promise.all([A, B].map((w) => startCodeServer({ folder: w.folder })));
+      A.server = a;
+      B.server = b;
+    });
+    A.page = browser.page;
+    B.page = await browser.context.newPage();
+    await step('both workbenches drawn, their panels open', () =>
+      Promise.all(
+        [A, B].map(async (w) => {
+          await openWorkbench(w.page, workbenchUrl(w.server, { folder: w.folder, extensionDevelopmentPath }));
+          await w.page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
+          await openPanel(w.page, timeoutMs);
+          w.frame = await frameIn(w.page, '.part.auxiliarybar', '#prompt-input', timeoutMs);
+          await w.frame.waitForFunction(() => !document.querySelector('#prompt-input')?.readOnly, null, { timeout: timeoutMs });
+        }),
+      ),
+    );
+    const type = async (w, text) => {
+      const input = w.frame.locator('#prompt-input');
+      await input.click();
+      await input.pressSequentially(text, { delay: 5 });
+      await input.press('Enter');
+    };
+    const permission = (w) => w.frame.locator('.entry.tool .entry.permission.nested button[data-option-id]').first();
+
+    await step("window A: a turn that waits on its permission; A's extension host holds the lock", async () => {
+      await type(A, 'A: edit the notes');
+      await permission(A).waitFor({ timeout: timeoutMs });
+      const [held] = await until('the lock file', async () => locks().filter((l) => l.agent === A.agent), A.page, timeoutMs);
+      A.hostPid = held.pid;
+      log(`lock held by pid ${held.pid} (${held.agent}, ${held.folder})`);
+    });
+
+    // Sabotage (folderSession.ts sending without takeCheckout), this printed:
+    //   (not run yet)
+    const dialog = B.page.locator('.monaco-dialog-box');
+    await step("window B (the subfolder): its prompt asks to wait, naming A's agent", async () => {
+      await type(B, 'B: hello');
+      const text = await until(
+        'the question in window B',
+        async () => {
+          if (prompts(B.record).length) throw new Error(`window B's agent got the prompt while A's turn ran; B's dialog: none`);
+          return (await dialog.isVisible().catch(() => false)) && (await dialog.innerText());
+        },
+        B.page,
+        timeoutMs,
+      );
+      log(`B asked: ${text.replace(/\s+/g, ' ')}`);
+      if (!text.includes(A.agent) || !text.includes('another window')) throw new Error(`the question does not name ${A.agent} in another window: ${text}`);
+      await B.page.screenshot({ path: join(resultsDir, 'two-windows-b-asks.png') });
+      await dialog.locator('.monaco-button', { hasText: 'Wait and Send' }).click();
+      await B.frame
+        .locator('.entry.notice', { hasText: `Waiting for ${A.agent}` })
+        .first()
+        .waitFor({ timeout: timeoutMs });
+      if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
+    });
+
+    // Sabotage (windowLock.ts releasing on the first state change, so at the prompt's start), this printed:
+    //   (not run yet)
+    await step("A's turn ends; only then B's prompt goes", async () => {
+      if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
+      await permission(A).click();
+      const [bPrompt] = await until("B's prompt at its agent", async () => prompts(B.record), B.page, timeoutMs);
+      const [aAnswer] = promptAnswers(A.record);
+      if (!aAnswer) throw new Error("B's prompt went before A's turn was answered");
+      if (!(bPrompt.t > aAnswer.t)) throw new Error(`B's prompt (${bPrompt.t}) went before A's turn ended (${aAnswer.t})`);
+      await B.frame.locator('.entry.agent', { hasText: "Window B's answer." }).first().waitFor({ timeout: timeoutMs });
+      await until('the lock let go after B settled', async () => locks().length === 0, B.page, timeoutMs);
+    });
+
+    // Sabotage (checkoutLock.ts trusting every holder: liveOwner always true), this printed:
+    //   (not run yet)
+    await step("A's extension host killed mid-turn: B takes the dead window's lock over", async () => {
+      await type(A, 'A: edit the notes again');
+      await until("A's second prompt at its agent", async () => prompts(A.record).length === 2, A.page, timeoutMs);
+      await until('the lock held by A again', async () => locks().some((l) => l.agent === A.agent && l.pid === A.hostPid), A.page, timeoutMs);
+      process.kill(A.hostPid, 'SIGKILL');
+      await until("A's extension host gone", async () => !existsSync(`/proc/${A.hostPid}`), A.page, timeoutMs);
+      const left = locks();
+      if (!left.some((l) => l.pid === A.hostPid)) throw new Error(`the dead window's lock is not there to take over: ${JSON.stringify(left)}`);
+      const before = prompts(B.record).length;
+      await type(B, 'B: after A died');
+      await until(
+        "B's second prompt at its agent",
+        async () => {
+          if (await dialog.isVisible().catch(() => false))
+            throw new Error(`window B asked about a dead window's turn: ${(await dialog.innerText()).replace(/\s+/g, ' ')}`);
+          return prompts(B.record).length > before;
+        },
+        B.page,
+        timeoutMs,
+      );
+      await B.frame.locator('.entry.agent', { hasText: "Window B's answer." }).nth(1).waitFor({ timeout: timeoutMs });
+      await B.page.screenshot({ path: join(resultsDir, 'two-windows-b-after-takeover.png') });
+    });
+  } catch (err) {
+    for (const w of [A, B]) await w.page?.screenshot({ path: join(resultsDir, `two-windows-failure-${w.name}.png`) }).catch(() => {});
+    const transcripts = [];
+    for (const w of [A, B]) {
+      const text = w.frame
+        ? await w.frame
+            .locator('#transcript')
+            .innerText({ timeout: 5_000 })
+            .catch(() => '(n/a)')
+        : '(no webview)';
+      transcripts.push(`window ${w.name}:\n${text.slice(-800)}`);
+    }
+    throw new Error(`${err?.message ?? err}\n\n${transcripts.join('\n\n')}`);
+  } finally {
+    await browser.close();
+    await Promise.all([A, B].map((w) => w.server?.stop()));
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const started = Date.now();
+  runTwoWindowSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
+    .then(
+      () => log(`PASS (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+      (err) => {
+        console.error(`[two-windows] FAILED: ${err.message}`);
+        process.exitCode = 1;
+      },
+    )
+    .finally(() => cleanupAll());
+}
