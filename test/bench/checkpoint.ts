@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { GitCheckpoint } from '../../src/session/checkpoint/gitCheckpoint';
-import { bestOf, fmtMs, record } from './harness';
+import { alternate, fmtSpread, median, record } from './harness';
 
 // Reins runs five git processes (rev-parse, add -A over the copied index, write-tree, the HEAD
 // lookup, commit-tree) where the baseline runs one, so a few times the baseline is its nature;
@@ -53,19 +53,19 @@ export async function benchCheckpoint(files: number, rounds: number): Promise<vo
       if (!checkpoint) throw new Error(`no git checkpoint taken in ${dir}`);
       commit = checkpoint.commit;
     };
-    const t = await bestOf(rounds, writeTree, take);
+    const t = await alternate(rounds, { writeTree, take });
     rmSync(scratch, { recursive: true, force: true });
     // The user's index is untouched: git still sees the turn's edits as unstaged.
     const staged = git(dir, ['diff', '--cached', '--name-only']).trim();
     if (staged) throw new Error(`the checkpoint staged files in the user's index: ${staged}`);
     record({
       name: 'checkpoint: git snapshot',
-      reins: fmtMs(t.reins),
-      baseline: `${fmtMs(t.baseline)} (git write-tree)`,
-      ratio: t.reins / t.baseline,
+      reins: fmtSpread(t.take),
+      baseline: `git write-tree: ${fmtSpread(t.writeTree)}`,
+      ratio: median(t.take) / median(t.writeTree),
       target: `ratio ≤ ${CHECKPOINT_MAX_RATIO}`,
-      pass: t.reins / t.baseline <= CHECKPOINT_MAX_RATIO,
-      note: `best of ${rounds}, ${files} files (21 changed since the last commit); commit ${commit.slice(0, 12)}, no ref, the index untouched`,
+      pass: median(t.take) / median(t.writeTree) <= CHECKPOINT_MAX_RATIO,
+      note: `medians, ${rounds} runs each, alternating; ${files} files (21 changed since the last commit); commit ${commit.slice(0, 12)}, no ref, the index untouched`,
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

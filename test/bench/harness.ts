@@ -48,29 +48,6 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-/**
- * Runs `baseline` and `reins` alternately `rounds` times (after one warm-up each) and returns
- * each one's fastest time in ms. Alternating spreads the machine's background load over both;
- * the fastest run is the one least disturbed by it, so its ratio is the most repeatable.
- */
-export async function bestOf(rounds: number, baseline: () => unknown, reins: () => unknown): Promise<{ baseline: number; reins: number }> {
-  await baseline();
-  await reins();
-  let b = Infinity;
-  let r = Infinity;
-  for (let i = 0; i < rounds; i++) {
-    gc();
-    let t = now();
-    await baseline();
-    b = Math.min(b, now() - t);
-    gc();
-    t = now();
-    await reins();
-    r = Math.min(r, now() - t);
-  }
-  return { baseline: b, reins: r };
-}
-
 export interface Spread {
   median: number;
   p90: number;

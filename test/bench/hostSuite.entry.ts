@@ -41,7 +41,33 @@ export interface HostSamples {
   answerToStopResolved: number[];
   answerToBare: number[];
   memory?: { messages: number; textBytes: number; before: NodeJS.MemoryUsage; after: NodeJS.MemoryUsage; ms: number };
+  /**
+   * What Reins's bundle required during its activation, and during the first agent's start
+   * (Module._load requests, in order): the agent machinery is to come with the second, not the
+   * first. `net` is the marker (only vscode-jsonrpc's node transport requires it).
+   */
+  activationRequires?: string[];
+  firstAgentRequires?: string[];
+  /** The first prompt, the agent started and the machinery loaded on the way: wall ms. */
+  firstAgentMs?: number;
   errors: string[];
+}
+
+/** Calls `fn`, recording every module request made meanwhile (Module._load, past VS Code's own interceptor). */
+async function requiresDuring<T>(fn: () => Thenable<T> | Promise<T>): Promise<{ value: T; requests: string[] }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Module = require('node:module') as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const load = Module._load;
+  const requests: string[] = [];
+  Module._load = function (this: unknown, request: string, ...rest: unknown[]) {
+    requests.push(request);
+    return load.call(this, request, ...rest);
+  };
+  try {
+    return { value: await fn(), requests };
+  } finally {
+    Module._load = load;
+  }
 }
 
 const gc: () => void = (() => {
@@ -190,9 +216,10 @@ async function activateCold<T>(id: string, out: HostSamples): Promise<{ ext: vsc
   if (!cold) out.errors.push(`${id} was already active: its activation is not measured`);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const api = await ext.activate();
+  const { value: api, requests } = await requiresDuring(() => ext.activate());
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
+  if (id === EXTENSION_ID) out.activationRequires = requests;
   return { ext, api, took: cold ? { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 } : undefined };
 }
 
@@ -233,10 +260,18 @@ export async function run(): Promise<void> {
       out.bundleLoadMs.push(performance.now() - t);
       if (cached) require.cache[main] = cached;
     }
-    for (const [name, step] of [
-      ['stops', () => stops(api, ext.extensionPath, runs, out)],
-      ['memory', () => memory(ext.extensionPath, messages, out)],
-    ] as const) {
+    // The first agent: the machinery is loaded now (the probe of activationRequires: `net` must show here).
+    await addAgent(ext.extensionPath, { name: 'bench-first', prompts: [{ steps: [{ text: 'ready' }] }] });
+    const t = performance.now();
+    out.firstAgentRequires = (await requiresDuring(() => vscode.commands.executeCommand('reins.sendPrompt', 'first'))).requests;
+    out.firstAgentMs = performance.now() - t;
+    const steps: [string, () => Promise<void>][] = process.env.REINS_BENCH_ACTIVATION_ONLY
+      ? []
+      : [
+          ['stops', () => stops(api, ext.extensionPath, runs, out)],
+          ['memory', () => memory(ext.extensionPath, messages, out)],
+        ];
+    for (const [name, step] of steps) {
       try {
         await step();
       } catch (error) {

@@ -11,7 +11,7 @@ import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild } from './a
 import { hasGc, now, printTable, record, rows } from './harness';
 import { benchBusy } from './busy';
 import { benchCheckpoint } from './checkpoint';
-import { benchHost } from './host';
+import { benchActivation, benchHost } from './host';
 import { benchLifeline } from './lifeline';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
 import { benchTranscript } from './micro';
@@ -66,9 +66,10 @@ async function main(): Promise<number> {
     ['transcript', () => benchTranscript(200_000 * scale, 100_000 * scale)],
     ['end to end', () => benchEndToEnd(quick ? 5_000 : 50_000)],
     ['stop latency', () => benchStop(quick ? 5 : 20)],
-    ['memory', () => benchMemory([...process.execArgv, __filename])],
+    ['memory', () => benchMemory([...process.execArgv, __filename], quick ? 2 : 5)],
     ['busy', () => benchBusy([200, 1800, 3800], quick ? 1 : 3)],
     ['host', () => benchHost(quick ? 5 : 20, quick ? 1_000 : 10_000)],
+    ['activation', () => benchActivation(quick ? 2 : 5)],
     ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10)],
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
     ['checkpoint', () => benchCheckpoint(quick ? 500 : 5_000, quick ? 3 : 7)],

@@ -3,7 +3,7 @@
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { Transcript } from '../../src/session/transcript';
 import { chunkNotification, chunkTexts } from './data';
-import { bestOf, fmtMs, fmtRate, gc, hasGc, median, record } from './harness';
+import { alternate, fmtMs, fmtRate, fmtSpread, gc, hasGc, median, record } from './harness';
 
 // Appending to the streamed entry is a type switch, a map lookup, a string append and one
 // event (the panel host listens). The baseline is a bare `s += text`, a few nanoseconds, so
@@ -42,16 +42,18 @@ export async function benchTranscript(n: number, heapChunks: number): Promise<vo
     }
     plainLength = s.length;
   };
-  const t = await bestOf(5, plain, reins);
+  const t = await alternate(9, { plain, reins });
   if (length !== plainLength) throw new Error(`transcript text has ${length} characters, want ${plainLength}`);
+  const r = median(t.reins);
+  const b = median(t.plain);
   record({
     name: 'transcript: apply',
-    reins: `${fmtRate(n, t.reins, 'chunk')} (${((t.reins * 1e6) / n).toFixed(0)} ns/chunk)`,
-    baseline: `${fmtRate(n, t.baseline, 'chunk')} (${((t.baseline * 1e6) / n).toFixed(0)} ns/chunk)`,
-    ratio: t.reins / t.baseline,
+    reins: `${fmtSpread(t.reins)} (${fmtRate(n, r, 'chunk')})`,
+    baseline: `${fmtSpread(t.plain)} (${fmtRate(n, b, 'chunk')})`,
+    ratio: r / b,
     target: `ratio ≤ ${TRANSCRIPT_MAX_RATIO}`,
-    pass: t.reins / t.baseline <= TRANSCRIPT_MAX_RATIO,
-    note: `${fmtMs(t.reins)} vs ${fmtMs(t.baseline)} for ${n / 1000}k chunks, ${(length / 1e6).toFixed(1)} M characters in one agent entry`,
+    pass: r / b <= TRANSCRIPT_MAX_RATIO,
+    note: `medians ${fmtMs(r)} vs ${fmtMs(b)} for ${n / 1000}k chunks (${((r * 1e6) / n).toFixed(0)} vs ${((b * 1e6) / n).toFixed(0)} ns/chunk), ${(length / 1e6).toFixed(1)} M characters in one agent entry`,
   });
 
   // Heap retained per 10k chunks. Each update is parsed from its line here, as the reader
@@ -82,12 +84,12 @@ export async function benchTranscript(n: number, heapChunks: number): Promise<vo
     return ((after - before) / heapChunks) * 10_000;
   };
   // The first measurement in a process reads low (memory V8 releases during the fill), so
-  // each is warmed up once, then the median of three, alternating.
-  const heapOf = (fills: (() => unknown)[]): number[] => {
+  // each is warmed up once, then five each, alternating.
+  const heapOf = (fills: (() => unknown)[]): number[][] => {
     for (const fill of fills) grow(fill);
     const runs = fills.map(() => [] as number[]);
-    for (let i = 0; i < 3; i++) fills.forEach((fill, k) => runs[k].push(grow(fill)));
-    return runs.map(median);
+    for (let i = 0; i < 5; i++) fills.forEach((fill, k) => runs[k].push(grow(fill)));
+    return runs;
   };
   const plainFill = () => {
     let s = '';
@@ -103,12 +105,15 @@ export async function benchTranscript(n: number, heapChunks: number): Promise<vo
     for (const line of lines) transcript.apply(JSON.parse(line) as SessionNotification);
     return transcript;
   };
-  const [heapPlain, heapReins] = heapOf([plainFill, reinsFill]);
+  const [plainRuns, reinsRuns] = heapOf([plainFill, reinsFill]);
+  const heapPlain = median(plainRuns);
+  const heapReins = median(reinsRuns);
   const kb = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
+  const kib = (xs: number[]) => xs.map((x) => x / 1024);
   record({
     name: 'transcript: heap / 10k chunks',
-    reins: kb(heapReins),
-    baseline: kb(heapPlain),
+    reins: fmtSpread(kib(reinsRuns), 'KiB'),
+    baseline: fmtSpread(kib(plainRuns), 'KiB'),
     ratio: heapReins / heapPlain,
     target: `ratio ≤ ${TRANSCRIPT_MAX_HEAP_RATIO}`,
     pass: heapReins / heapPlain <= TRANSCRIPT_MAX_HEAP_RATIO,

@@ -31,6 +31,7 @@ interface CodeServerLib {
   startCodeServer(o: { folder: string; settings?: Record<string, unknown> }): Promise<{ stop(): Promise<void> }>;
   launchBrowser(): Promise<{ page: Page; close(): Promise<void> }>;
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
+  openWorkbench(page: Page, url: string): Promise<unknown>;
   runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
   findWebviewFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame>;
   cleanupAll(): Promise<void>;
@@ -107,8 +108,9 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     const server = await lib.startCodeServer({ folder: workspace });
     const browser = await lib.launchBrowser();
     const { page } = browser;
-    await page.goto(lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }), { timeout: 120_000 });
-    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 120_000 });
+    // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
+    await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
     await lib.runCommand(page, 'Reins: Open Agent Panel', 120_000);
     const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000);
     await frame.evaluate(PROBE);
@@ -125,9 +127,15 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     await page.waitForTimeout(300);
     const blocked = await frame.evaluate<Window>(READ);
     const probeOk = Math.max(...blocked.lateness) >= 140 && Math.max(...gaps(blocked.frames)) >= 140;
-    console.log(
-      `    probe check: a 150 ms block showed as timer lateness ${Math.max(...blocked.lateness).toFixed(0)} ms, frame gap ${Math.max(...gaps(blocked.frames)).toFixed(0)} ms, longtask entries ${blocked.longtasks}`,
-    );
+    record({
+      name: 'webview probe: a 150 ms block seen',
+      reins: `timer lateness ${Math.max(0, ...blocked.lateness).toFixed(0)} ms, frame gap ${Math.max(0, ...gaps(blocked.frames)).toFixed(0)} ms`,
+      baseline: `longtask entries: ${blocked.longtasks}`,
+      ratio: undefined,
+      target: 'both ≥ 140 ms',
+      pass: probeOk,
+      note: "the frame blocked on purpose once: the timer-lateness and frame-gap probes must see it (the frame's longtask observer does not)",
+    });
 
     // The flood.
     await frame.evaluate(RESET);
