@@ -1,6 +1,6 @@
 // The list of entries in `#transcript`: one view per entry id, in arrival order.
 // Upserts apply at once (they are rare); streamed appends are batched and flushed once
-// per animation frame (a long answer may take several frames: its view says so).
+// per animation frame, never more often (a long answer may take several frames: its view says so).
 // The answer of a turn is announced to screen readers once, when the turn ends; links
 // open through the host (VS Code asks before opening an untrusted domain).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
@@ -37,6 +37,10 @@ export class TranscriptView {
       this.openLink(event);
     });
     root.addEventListener('auxclick', (event) => this.openLink(event));
+    // Hidden with text still to show: the frame that was asked for will not come.
+    document.addEventListener('visibilitychange', () => {
+      if (this.dirty.size > 0) this.scheduleFlush();
+    });
     this.announcer = el('div', 'visually-hidden answer-announcer');
     this.announcer.setAttribute('role', 'status');
     this.announcer.setAttribute('aria-live', 'polite');
@@ -187,10 +191,11 @@ export class TranscriptView {
   }
 
   private scheduleFlush(): void {
-    if (this.frame !== undefined) return;
-    this.frame = requestAnimationFrame(() => this.flush());
-    // A hidden webview gets no animation frames; the timer makes sure the text still lands.
-    this.timer = setTimeout(() => this.flush(), 250);
+    this.frame ??= requestAnimationFrame(() => this.flush());
+    // A hidden webview (the window minimised) gets no animation frames: a timer lands the text
+    // then. Not while it is shown: frames that come late (a starved renderer) must still see at
+    // most one render each, and a timer firing between two of them would be a second one.
+    if (document.hidden) this.timer ??= setTimeout(() => this.flush(), 250);
   }
 
   private cancelFlush(): void {
