@@ -133,7 +133,8 @@ export async function benchHost(runs: number, messages: number): Promise<void> {
     const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
     record({
       name: `host memory, ${m.messages} messages`,
-      reins: `heap +${mb(m.after.heapUsed - m.before.heapUsed)}, RSS +${mb(m.after.rss - m.before.rss)}`,
+      // One session per host run: its spread is of one run, and says so.
+      reins: `heap +${fmtSpread([(m.after.heapUsed - m.before.heapUsed) / 1024 / 1024], 'MB')}, RSS +${fmtSpread([(m.after.rss - m.before.rss) / 1024 / 1024], 'MB')}`,
       baseline: `the text itself ${mb(m.textBytes)}`,
       ratio: (m.after.heapUsed - m.before.heapUsed) / m.textBytes,
       target: 'info',
