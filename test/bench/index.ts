@@ -91,11 +91,15 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-// A benchmark that hangs (an agent that never answers) must not hang the run.
+// A benchmark that hangs (an agent that never answers) must not hang the run. A full run on a
+// loaded 2-core machine takes over 20 minutes (the host groups start code-server seven times);
+// what was measured before the cap is still printed.
+const CAP_MINUTES = process.argv.includes('--quick') ? 30 : 90;
 setTimeout(() => {
-  console.error('bench: gave up after 20 minutes');
+  printTable();
+  console.error(`bench: gave up after ${CAP_MINUTES} minutes (the rows above are what was measured)`);
   process.exit(1);
-}, 20 * 60_000);
+}, CAP_MINUTES * 60_000).unref();
 
 main().then(
   (code) => process.exit(code),
