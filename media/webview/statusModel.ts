@@ -1,6 +1,6 @@
 // What the header and the composer show for a PanelStatus. Pure (no DOM) so the unit
 // tests can pin the wording; the DOM modules only copy these strings into elements.
-import type { PanelStatus, PermissionOptionView, ToolStatus } from '../../src/shared/messages';
+import type { PanelStatus, PanelWhenBusy, PermissionOptionView, ToolStatus } from '../../src/shared/messages';
 
 export type StatusTone = 'ok' | 'busy' | 'warning' | 'error' | 'muted';
 
@@ -86,8 +86,17 @@ export function composerState(status: PanelStatus | undefined): ComposerState {
   if (status.turn === 'idle') {
     return { readOnly: false, placeholder: `Message ${name} — Enter to send, Shift+Enter for a new line`, sendTitle: 'Send (Enter)' };
   }
-  return { readOnly: false, placeholder: `${name} is working — Enter sends now, Esc stops`, sendTitle: 'Send now (Enter)' };
+  const busy = WHILE_BUSY[status.whenBusy];
+  return { readOnly: false, placeholder: `${name} is working — ${busy.hint}, Esc stops`, sendTitle: busy.sendTitle };
 }
+
+/** What Enter does while a turn runs, in the hint and the Send button's tooltip (reins.whenBusy). */
+const WHILE_BUSY: Record<PanelWhenBusy, { hint: string; sendTitle: string }> = {
+  ask: { hint: 'Enter to queue, steer or stop and send', sendTitle: 'Send… (Enter)' },
+  queue: { hint: 'Enter queues this prompt', sendTitle: 'Queue (Enter)' },
+  steer: { hint: 'Enter adds this to the running turn', sendTitle: 'Steer (Enter)' },
+  stopAndSend: { hint: 'Enter stops and sends', sendTitle: 'Stop and send (Enter)' },
+};
 
 /** Text that came back from the host (restoreInput, snapshot.input) merged with the draft. */
 export function mergeRestoredInput(current: string, restored: string): string {

@@ -1,7 +1,7 @@
 // The webview's pure parts: the Markdown renderer (the only way agent text reaches
 // innerHTML) and the status/composer wording. The DOM modules are kept thin on purpose.
 import * as assert from 'node:assert/strict';
-import type { PanelStatus } from '../../src/shared/messages';
+import type { PanelStatus, PanelWhenBusy } from '../../src/shared/messages';
 import { isSafeHref, renderMarkdown } from '../../media/webview/markdown';
 import { composerState, isAllowOption, mergeRestoredInput, planProgress, statusLine, thoughtPreview, toolStatusLabel } from '../../media/webview/statusModel';
 
@@ -169,12 +169,19 @@ describe('webview composer state', () => {
     assert.equal(composerState(status({ turn: 'unverified', canSend: false })).readOnly, true);
   });
 
-  it('stays editable while a turn runs (the host decides about "send now")', () => {
+  // The hint follows reins.whenBusy (it said "Enter sends now" under every setting). Sabotage
+  // (one hint for all four): "+ 'Send… (Enter)' - 'Queue (Enter)'".
+  it('stays editable while a turn runs, and says what Enter does under reins.whenBusy', () => {
     for (const turn of ['sending', 'running', 'stopping'] as const) {
       const state = composerState(status({ turn, canSend: false, canStop: turn === 'running' }));
       assert.equal(state.readOnly, false, turn);
-      assert.equal(state.sendTitle, 'Send now (Enter)');
+      assert.equal(state.sendTitle, 'Send… (Enter)');
+      assert.match(state.placeholder, /Enter to queue, steer or stop and send/);
     }
+    const running = (whenBusy: PanelWhenBusy) => composerState(status({ turn: 'running', whenBusy }));
+    assert.equal(running('queue').sendTitle, 'Queue (Enter)');
+    assert.match(running('steer').placeholder, /Enter adds this to the running turn/);
+    assert.match(running('stopAndSend').placeholder, /Enter stops and sends/);
     assert.equal(composerState(status()).readOnly, false);
     assert.match(composerState(status()).placeholder, /Message Goose/);
   });
