@@ -13,13 +13,29 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import {
+  cleanupAll,
+  findWebviewFrame,
+  launchBrowser,
+  openWorkbench,
+  runCommand,
+  setUserSettings,
+  startCodeServer,
+  stepper,
+  workbenchUrl,
+} from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
 const PROMPT = 'hello from the smoke test';
 const COMMAND = 'Reins: Open Agent Panel';
 const log = (m) => console.log(`[ui-smoke] ${m}`);
+/** The themes the panel is pictured in (test-results/ui-smoke-theme-*.png): workbench class, webview body class. */
+const THEMES = [
+  { name: 'light', theme: 'Default Light Modern', workbench: 'vs', body: 'vscode-light' },
+  { name: 'dark', theme: 'Default Dark Modern', workbench: 'vs-dark', body: 'vscode-dark' },
+  { name: 'high-contrast', theme: 'Default High Contrast', workbench: 'hc-black', body: 'vscode-high-contrast' },
+];
 // Browser console errors that are expected offline (gallery lookups, vsda 404s).
 const NOISE = /open-vsx\.org|ERR_NAME_NOT_RESOLVED|status of 404|authentication provider 'github'/;
 
@@ -96,7 +112,14 @@ async function describeState(page, frame) {
 export async function runUiSmoke({ server, workspace, extensionDevelopmentPath = repo, timeoutMs = 60_000 } = {}) {
   mkdirSync(resultsDir, { recursive: true });
   // Stale pictures from an earlier run would mislead whoever reads test-results/.
-  for (const f of ['ui-smoke.png', 'ui-smoke-diff.png', 'ui-smoke-stopped.png', 'ui-smoke-new-session.png', 'ui-smoke-failure.png'])
+  for (const f of [
+    'ui-smoke.png',
+    'ui-smoke-diff.png',
+    'ui-smoke-stopped.png',
+    'ui-smoke-new-session.png',
+    'ui-smoke-failure.png',
+    ...THEMES.map((t) => `ui-smoke-theme-${t.name}.png`),
+  ])
     rmSync(join(resultsDir, f), { force: true });
   const ownServer = !server;
   // Conversations in the editor tab (the view has its own smoke), with the demonstration agent
@@ -132,6 +155,20 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
     await step('first agent text shown', () =>
       frame.waitForFunction(() => [...document.querySelectorAll('.entry.agent')].some((e) => e.textContent.trim().length > 0), null, { timeout: timeoutMs }),
     );
+    // The demonstration's first answer carries a TypeScript block: highlight.js's classes, in
+    // colours of their own (from the theme's variables, media/styles/highlight.css).
+    await step("the answer's code block is highlighted: its keywords coloured apart from the code", async () => {
+      const block = frame.locator('.entry.agent .code-block pre code.hljs').first();
+      await block.waitFor({ timeout: timeoutMs });
+      const colours = await block.evaluate((code) => {
+        const keyword = code.querySelector('.hljs-keyword');
+        const style = (e) => code.ownerDocument.defaultView.getComputedStyle(e);
+        return keyword ? { code: style(code).color, keyword: style(keyword).color, word: keyword.textContent } : undefined;
+      });
+      if (!colours) throw new Error('no .hljs-keyword in the code block');
+      log(`code block: keyword ${JSON.stringify(colours.word)} in ${colours.keyword}, the code in ${colours.code}`);
+      if (colours.code === colours.keyword) throw new Error(`the keyword has the code's colour (${colours.code})`);
+    });
     // The demonstration's edit asks for permission inside its tool card; answer it as a keyboard
     // user would. Sabotage (transcript.ts's nest() without the card.focus() call), this printed:
     //   step "the permission takes the keyboard; …" failed after 12.3 s: frame.waitForFunction: Timeout 5000ms exceeded.
@@ -149,6 +186,31 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
     const chosen = await step('turn done (#stop gone), answering permission requests', () => finishTurn(frame, timeoutMs));
     log(`permission options clicked: ${chosen.length ? chosen.join(', ') : 'none asked'}`);
 
+    // Before the fix in transcript.ts (the announcement made before the answer's last appends
+    // were flushed), this printed:
+    //   step "screen readers: …" failed after 0.1 s: the announcer holds "Reins demonstration agent\nThis is …"
+    //   (the answer without its last paragraph)
+    // A screen reader hears the answer once, complete: the streamed text is in no live region
+    // (the log's entries are not live), and the announcer holds the finished answer.
+    await step('screen readers: the streamed answer is not live; the finished answer is announced once', async () => {
+      const live = await frame.evaluate(() => {
+        // The live region a change inside the last answer would be announced by, and how.
+        for (let node = [...document.querySelectorAll('.entry.agent .markdown-body')].pop(); node; node = node.parentElement) {
+          const value = node.getAttribute('aria-live') ?? (['log', 'status', 'alert'].includes(node.getAttribute('role')) ? 'implied' : null);
+          if (value) return `${node.id || node.className}: ${value}`;
+        }
+        return 'none';
+      });
+      if (!live.endsWith(': off')) throw new Error(`the streamed answer is inside a live region (${live})`);
+      const done = await frame
+        .waitForFunction(() => document.querySelector('.answer-announcer')?.textContent.includes('A real agent would now continue'), null, { timeout: 5_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      const announced = await frame.locator('.answer-announcer').textContent();
+      if (!done) throw new Error(`the announcer holds ${JSON.stringify(announced?.slice(-300))}`);
+    });
     const answer = frame.locator('.entry.agent').last();
     if (!(await answer.isVisible())) throw new Error('the agent answer exists but is not visible');
     log(`last agent entry: ${JSON.stringify((await answer.innerText()).trim().slice(0, 200))}`);
@@ -160,6 +222,18 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await frame.locator('.entry.tool .tool-terminal', { hasText: 'demonstration output, line 3' }).waitFor({ timeout: 10_000 });
       await frame.locator('.entry.tool .tool-diff .diff-row.add', { hasText: PROMPT }).waitFor({ timeout: 10_000 });
     });
+    // Light, dark and high contrast, switched through the settings as a user would; the panel
+    // follows the workbench (VS Code's classes on the webview's body, its colour variables).
+    for (const t of THEMES) {
+      await step(`the ${t.name} theme (${t.theme}): the workbench and the panel follow`, async () => {
+        setUserSettings(server, { 'workbench.colorTheme': t.theme });
+        await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls), t.workbench, { timeout: 30_000 });
+        await frame.waitForFunction((cls) => document.body.classList.contains(cls), t.body, { timeout: 30_000 });
+        await frame.waitForTimeout(500); // the webview's colour variables land with its class
+      });
+      await page.screenshot({ path: join(resultsDir, `ui-smoke-theme-${t.name}.png`) });
+    }
+    setUserSettings(server, { 'workbench.colorTheme': undefined });
     await step('Open Diff on the edit opens the diff editor', async () => {
       await frame.locator('.entry.tool .tool-diff .open-diff').first().click();
       await page.locator('.tab', { hasText: 'reins-demo-notes.md (' }).first().waitFor({ timeout: 15_000 });
@@ -176,6 +250,14 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
     await step('header shows the mode and model', async () => {
       await frame.locator('#session-mode', { hasText: 'Ask' }).waitFor({ timeout: 10_000 });
       await frame.locator('#session-model', { hasText: 'Scripted' }).waitFor({ timeout: 10_000 });
+    });
+    await step("the header's agent is a picker: a click lists the agents (the installed presets among them); Escape leaves it", async () => {
+      await frame.locator('#agent-picker', { hasText: 'demo' }).click();
+      const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ visible: true });
+      await rows.first().waitFor({ timeout: 15_000 });
+      log(`agent picker rows: ${JSON.stringify((await rows.allInnerTexts()).map((t) => t.split('\n')[0]).slice(0, 8))}`);
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget').filter({ visible: true }).waitFor({ state: 'hidden', timeout: 10_000 });
     });
     // Sabotage (slashCompletion.ts's keydown without stopImmediatePropagation), this printed:
     //   step ""/" lists the slash commands; …" failed: the input holds "", want "/slow "
@@ -339,6 +421,21 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       if (!/^Stopped — the agent confirmed in [\d.]+ m?s$/.test(stopLine)) throw new Error(`the stop line reads ${JSON.stringify(stopLine)}`);
       await frame.locator('#send').waitFor({ state: 'visible', timeout: 5_000 });
     });
+    // Sabotage (composer.ts's stop click without input.focus()), this printed:
+    //   step "Send and Stop by their buttons: …" failed …: after Stop the focus is on BODY, want #prompt-input
+    await step('Send and Stop by their buttons: Send becomes Stop and back, the keyboard stays in the prompt box', async () => {
+      const focusedId = () => frame.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+      const stops = await frame.locator('.entry.notice', { hasText: 'the agent confirmed' }).count();
+      await frame.locator('#prompt-input').fill('please answer slow, by the buttons');
+      await frame.locator('#send').click();
+      await frame.locator('#stop').waitFor({ state: 'visible', timeout: 10_000 });
+      if ((await focusedId()) !== 'prompt-input') throw new Error(`after Send the focus is on ${await focusedId()}, want #prompt-input`);
+      await frame.waitForTimeout(800);
+      await frame.locator('#stop').click();
+      await frame.locator('.entry.notice', { hasText: 'the agent confirmed' }).nth(stops).waitFor({ timeout: 15_000 });
+      await frame.locator('#send').waitFor({ state: 'visible', timeout: 10_000 });
+      if ((await focusedId()) !== 'prompt-input') throw new Error(`after Stop the focus is on ${await focusedId()}, want #prompt-input`);
+    });
     await step('the demonstration agent introduced itself once, not on the second prompt', async () => {
       const intros = await frame.locator('.entry.agent', { hasText: 'Reins scripted demonstration agent' }).count();
       if (intros !== 1) throw new Error(`${intros} introductions`);
@@ -358,7 +455,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await statusWorking.first().waitFor({ state: 'detached', timeout: 15_000 });
       await runCommand(page, COMMAND, timeoutMs); // back in sight
       frame = await findWebviewFrame(page, '#prompt-input', timeoutMs);
-      await frame.locator('.entry.notice', { hasText: 'the agent confirmed' }).nth(1).waitFor({ timeout: 15_000 });
+      await frame.locator('.entry.notice', { hasText: 'the agent confirmed' }).nth(2).waitFor({ timeout: 15_000 });
     });
     await page.screenshot({ path: join(resultsDir, 'ui-smoke-stopped.png') });
     await step('after New Session the empty state shows, with its key hints', async () => {
@@ -367,6 +464,16 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       if (await frame.locator('.entry.user').count()) throw new Error('the old conversation is still shown');
     });
     await page.screenshot({ path: join(resultsDir, 'ui-smoke-new-session.png') });
+    log(
+      `bars: ${await page.evaluate(() =>
+        ['.part.activitybar', '.part.auxiliarybar .composite-bar', '.part.auxiliarybar .title-label']
+          .map(
+            (sel) =>
+              `${sel}: ${[...document.querySelectorAll(`${sel} .action-label, ${sel} h2`)].map((e) => `${e.getAttribute('aria-label') ?? e.textContent}`).join(', ')}`,
+          )
+          .join(' | '),
+      )}`,
+    );
   } catch (err) {
     const shot = join(resultsDir, 'ui-smoke-failure.png');
     await page.screenshot({ path: shot }).catch(() => {});
