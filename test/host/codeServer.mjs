@@ -2,7 +2,7 @@
 // cache installCodeServer.mjs fills) plus Debian's Chromium through playwright-core.
 // Why each flag is there: /work/shared/notes/real-vscode-offline.md.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,20 +86,6 @@ const USER_SETTINGS = {
   'window.confirmBeforeClose': 'never',
   'workbench.tips.enabled': false,
 };
-
-/**
- * Changes the running server's user settings as the Settings editor would (the workbench
- * watches the file): `patch`'s keys set, those set to undefined removed.
- */
-export function setUserSettings(server, patch) {
-  const file = join(server.scratch, 'user-data', 'User', 'settings.json');
-  const settings = JSON.parse(readFileSync(file, 'utf8'));
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) delete settings[key];
-    else settings[key] = value;
-  }
-  writeFileSync(file, JSON.stringify(settings, null, 2));
-}
 
 /**
  * Starts code-server on 127.0.0.1 serving `folder`. `env` is added to the server's environment,
