@@ -19,8 +19,8 @@ export interface NoticeHost {
   readonly transcript: Transcript;
   readonly folderName: string;
   readonly signIn: SignIn;
-  /** Text that did not reach a turn goes back to the input box (`why`: a warning first). */
-  giveBack(text: string, why?: string): void;
+  /** Text that did not reach a turn goes back to the input box (`why`: a warning first), with `files` when given. */
+  giveBack(text: string, why?: string, files?: string[]): void;
   outOfStepRecovery(rt: AgentRuntime): OutOfStepRecovery;
   restartAgent(): void;
   endLeftovers(): void;
@@ -57,7 +57,7 @@ export function noticeAgentEvents(rt: AgentRuntime, host: NoticeHost): vscode.Di
   );
   d.add(rt.onStop((report) => onStop(rt, host, report)));
   // Queued prompts the running turn did not end by itself for: all of them back, in order, as one text.
-  d.add(rt.waiting.onReleased(({ texts, why }) => host.giveBack(joinGivenBack(texts), releasedText(texts.length, why))));
+  d.add(rt.waiting.onReleased(({ texts, files, why }) => host.giveBack(joinGivenBack(texts), releasedText(texts.length, why), files)));
   d.add(rt.waiting.onSteered(({ text }) => host.transcript.notice('info', `Steered into the running turn: ${quoteLine(text)}`)));
   d.add(rt.onLeftovers((report) => onLeftovers(host, report)));
   d.add(

@@ -43,7 +43,7 @@ export interface FolderAgentHost {
   /** A permission request: the panel comes forward. */
   needsAttention(): void;
   /** A turn that ended gives its text back (with its files when it is the prompt in flight). */
-  giveBack(text: string, why?: string): void;
+  giveBack(text: string, why?: string, files?: string[]): void;
   restart(): void;
   endLeftovers(): void;
 }

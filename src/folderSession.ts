@@ -79,7 +79,7 @@ export class FolderSession implements vscode.Disposable {
       changed: () => this._onDidChange.fire(),
       needsAttention: () => this._onNeedsAttention.fire(),
       // The turn that ended is the prompt in flight: its files go back with it.
-      giveBack: (text, why) => this.giveBack(text, why, this.turnEnded(text)),
+      giveBack: (text, why, files) => this.giveBack(text, why, files ?? this.turnEnded(text)),
       restart: () => void this.replaceAgent(undefined, 'restart'),
       endLeftovers: () => void this.endLeftovers(),
     });

@@ -242,7 +242,7 @@ export class AgentRuntime {
     if (!files?.length) return this.turns.waiting.enqueue(text);
     const { blocks, problems } = await promptBlocks({ text, files }, this.initResult?.agentCapabilities?.promptCapabilities);
     if (problems.length > 0) return { queued: false, notSent: problems.join('; ') };
-    return this.turns.waiting.enqueue(text, blocks);
+    return this.turns.waiting.enqueue(text, blocks, files);
   }
 
   /** `configId` 'mode' / 'model' name the option of that category; 'mode' falls back to session/set_mode. */

@@ -16,6 +16,8 @@ export interface QueuedPrompt {
   text: string;
   /** The prompt as more than its text (attached files): its first block is the text. */
   blocks?: ContentBlock[];
+  /** The files the user attached (URIs), given back with the text when it is not sent. */
+  files?: string[];
   /** Resolves when the turn it becomes ends, or with `not-sent` when it is released or removed. */
   result: Deferred<TurnResult>;
 }
@@ -66,7 +68,7 @@ export class PromptQueue {
   private steerUnknown = false;
 
   /** Queued prompts that will not be sent (the turn did not end by itself): their text goes back. */
-  private readonly _onReleased = new Emitter<{ texts: string[]; why: ReleaseWhy }>();
+  private readonly _onReleased = new Emitter<{ texts: string[]; files: string[]; why: ReleaseWhy }>();
   readonly onReleased = this._onReleased.event;
   /** Text the agent took into the running turn. */
   private readonly _onSteered = new Emitter<{ turnId: number; text: string }>();
@@ -87,9 +89,9 @@ export class PromptQueue {
    * becomes ends, or `not-sent` when it is released (a stop, an error, the exit) or removed.
    * Refused when no turn runs or waits (`phase`): the caller sends it, or joins the stop.
    */
-  enqueue(text: string, blocks?: ContentBlock[]): Enqueued {
+  enqueue(text: string, blocks?: ContentBlock[], files?: string[]): Enqueued {
     const id = ++this.lastId;
-    const prompt: QueuedPrompt = { text, blocks, result: new Deferred<TurnResult>() };
+    const prompt: QueuedPrompt = { text, blocks, ...(files?.length && { files }), result: new Deferred<TurnResult>() };
     this.prompts.set(id, prompt);
     this.refusedPhase = undefined;
     this.host.dispatch({ kind: 'enqueue', queueId: id, at: Date.now() });
@@ -162,14 +164,16 @@ export class PromptQueue {
 
   release(queueIds: number[], why: ReleaseWhy): void {
     const texts: string[] = [];
+    const files: string[] = [];
     for (const id of queueIds) {
       const prompt = this.take(id);
       if (!prompt) continue;
       texts.push(prompt.text);
+      for (const file of prompt.files ?? []) if (!files.includes(file)) files.push(file);
       prompt.result.resolve({ kind: 'not-sent', why: `it was queued, and the turn before it ${RELEASED[why]}` });
     }
     this.host.log.info(`agent ${this.host.name}: ${texts.length} queued prompt(s) not sent: the turn before ${RELEASED[why]}`);
-    if (texts.length > 0) this._onReleased.fire({ texts, why });
+    if (texts.length > 0) this._onReleased.fire({ texts, files, why });
   }
 
   steerRefused(steerId: number, phase: string): void {

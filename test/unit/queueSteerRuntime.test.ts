@@ -4,9 +4,10 @@
 // method the agent offers (ACP's `_session/steering`, advertised in initialize; goose's own, known
 // from the quirk table, with the run id goose announced).
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRuntime';
 import type { ReleaseWhy } from '../../src/session/turnMachine';
 import { MemoryLogger } from '../../src/util/logger';
@@ -66,18 +67,22 @@ describe('queue through the runtime', function () {
 
   // Sabotage (PromptQueue.release firing nothing), this printed:
   //   Error: timed out after 5000 ms waiting for the queued texts given back
-  it('a stop gives the queued prompts back, and none is sent', async () => {
+  // Sabotage (release collecting no files: the attached file came back as its text only), this printed:
+  //   + files: [] - files: [ 'file:///tmp/reins-queue-…/notes.md' ]
+  it('a stop gives the queued prompts back with their attached files, and none is sent', async () => {
     const { rt, record } = await start('slow-unwind');
+    const notes = path.join(path.dirname(record), 'notes.md');
+    writeFileSync(notes, '# notes\n');
     void rt.prompt('first');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const released: { texts: string[]; why: ReleaseWhy }[] = [];
+    const released: { texts: string[]; files: string[]; why: ReleaseWhy }[] = [];
     rt.waiting.onReleased((r) => released.push(r));
     const a = await rt.enqueue('second');
-    const b = await rt.enqueue('third');
-    assert.ok(a.queued && b.queued);
+    const b = await rt.enqueue('third', [pathToFileURL(notes).toString()]);
+    assert.ok(a.queued && b.queued, JSON.stringify(b));
     await rt.stop('user');
     await waitFor('the queued texts given back', () => released.length === 1, 5000);
-    assert.deepEqual(released, [{ texts: ['second', 'third'], why: 'stopped' }]);
+    assert.deepEqual(released, [{ texts: ['second', 'third'], files: [pathToFileURL(notes).toString()], why: 'stopped' }]);
     assert.deepEqual(await a.result, { kind: 'not-sent', why: 'it was queued, and the turn before it was stopped' });
     assert.equal(received(readRecord(record), 'session/prompt').length, 1);
   });
