@@ -15,11 +15,10 @@
 // Standalone: `node test/host/twoWindowSmoke.mjs` (needs dist/ built; npm run test:two-windows).
 // Screenshots in test-results/.
 //
-// State on 2026-12-02: not yet passed end to end, so not in `npm test` nor test:reliability. At a
-// load average of 20 to 24, three runs never got past opening the panels: in one, window A's
-// extension host answered "command 'reins.openPanel' not found" (openPanel() now runs it again),
-// in the others the Reins view stayed empty for minutes. The steps after that and their
-// sabotages have not run.
+// Runs in `npm run test:reliability` (about 100 s on a quiet machine). On 2026-12-02 it passed
+// end to end at a load average of about 4; at 20 to 24 three runs never got past opening the
+// panels (window A's host answered "command 'reins.openPanel' not found", so openPanel() runs it
+// again; the Reins views stayed empty for minutes), so it is not in `npm test`.
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -176,8 +175,9 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       log(`lock held by pid ${held.pid} (${held.agent}, ${held.folder})`);
     });
 
-    // Sabotage (folderSession.ts sending without takeCheckout), this printed:
-    //   (not run yet)
+    // Sabotage (folderSession.ts sending without takeCheckout), this printed, one step earlier:
+    //   FAILED: step "window A: a turn that waits on its permission; A's extension host holds the
+    //   lock" failed after 244.1 s: timed out after 240 s waiting for the lock file
     const dialog = B.page.locator('.monaco-dialog-box');
     await step("window B (the subfolder): its prompt asks to wait, naming A's agent", async () => {
       await type(B, 'B: hello');
@@ -201,8 +201,9 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
     });
 
-    // Sabotage (windowLock.ts releasing on the first state change, so at the prompt's start), this printed:
-    //   (not run yet)
+    // Sabotage (windowLock.ts releasing on the first state change, so at the prompt's start), this
+    // printed, two steps earlier: FAILED: step "window A: a turn that waits on its permission; A's
+    // extension host holds the lock" failed after 242.0 s: timed out after 240 s waiting for the lock file
     await step("A's turn ends; only then B's prompt goes", async () => {
       if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
       await permission(A).click();
@@ -215,7 +216,8 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
     });
 
     // Sabotage (checkoutLock.ts trusting every holder: liveOwner always true), this printed:
-    //   (not run yet)
+    //   FAILED: step "A's extension host killed mid-turn: B takes the dead window's lock over"
+    //   failed after 3.8 s: window B asked about a dead window's turn: Cancel Wait and Send alpha …
     await step("A's extension host killed mid-turn: B takes the dead window's lock over", async () => {
       await type(A, 'A: edit the notes again');
       await until("A's second prompt at its agent", async () => prompts(A.record).length === 2, A.page, timeoutMs);
