@@ -14,11 +14,10 @@ import {
   type StopRecord,
   type TurnState,
 } from '../../src/session/turnMachine';
+import { config, T } from './machineRun';
 
-const config: MachineConfig = { settleBudgetMs: 10_000, busyRetryBudgetMs: 6_000, turnLimitMs: 0, toolCallCap: 0 };
 /** reins.turnTimeoutMinutes and reins.maxToolCallsPerTurn set. */
 const limited: MachineConfig = { ...config, turnLimitMs: 60_000, toolCallCap: 2 };
-const T = 1000; // a clock reading
 
 function at(turn: TurnState, lastTurnId = 1): MachineState {
   return { turn, lastTurnId, queue: [] };

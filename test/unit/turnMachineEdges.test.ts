@@ -2,30 +2,8 @@
 // (docs/RELIABILITY.md): what a failed turn carries, the busy back-off's count and deadline,
 // and what Check Again counts.
 import * as assert from 'node:assert/strict';
-import {
-  initialState,
-  retryDelay,
-  transition,
-  type Effect,
-  type MachineConfig,
-  type MachineEvent,
-  type MachineState,
-  type TurnResult,
-} from '../../src/session/turnMachine';
-
-const config: MachineConfig = { settleBudgetMs: 10_000, busyRetryBudgetMs: 6_000, turnLimitMs: 0, toolCallCap: 0 };
-const T = 1000;
-
-function run(events: MachineEvent[], from: MachineState = initialState) {
-  let state = from;
-  const effects: Effect[] = [];
-  for (const e of events) {
-    const t = transition(state, e, config);
-    state = t.state;
-    effects.push(...t.effects);
-  }
-  return { state, effects };
-}
+import { retryDelay, type Effect, type TurnResult } from '../../src/session/turnMachine';
+import { config, run, T } from './machineRun';
 
 const ended = (effects: Effect[]): TurnResult | undefined => effects.flatMap((e) => (e.kind === 'turnEnded' ? [e.result] : []))[0];
 

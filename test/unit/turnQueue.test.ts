@@ -3,21 +3,9 @@
 // every other end releases the queue (its text goes back to the input box). A steer goes out
 // only into a turn in flight.
 import * as assert from 'node:assert/strict';
-import { initialState, transition, type Effect, type MachineConfig, type MachineEvent, type MachineState } from '../../src/session/turnMachine';
+import { initialState, type Effect, type MachineEvent, type MachineState } from '../../src/session/turnMachine';
+import { config, run, T } from './machineRun';
 
-const config: MachineConfig = { settleBudgetMs: 10_000, busyRetryBudgetMs: 6_000, turnLimitMs: 0, toolCallCap: 0 };
-const T = 1000;
-
-function run(events: MachineEvent[], from: MachineState = initialState, with_: MachineConfig = config) {
-  let state = from;
-  const effects: Effect[] = [];
-  for (const e of events) {
-    const t = transition(state, e, with_);
-    state = t.state;
-    effects.push(...t.effects);
-  }
-  return { state, effects };
-}
 const named = (effects: Effect[]) =>
   effects.map((e) => {
     switch (e.kind) {
