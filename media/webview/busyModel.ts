@@ -23,6 +23,9 @@ export interface ChoiceOption {
   key: string;
 }
 
+/** Each choice's name, wherever the panel names it (the choice's button, Send's tooltip). */
+export const CHOICE_LABEL: Readonly<Record<BusyChoice, string>> = { queue: 'Queue', steer: 'Steer', stopAndSend: 'Stop and Send' };
+
 /**
  * The choices, in order, numbered 1 to 3: Queue first, the default (Enter picks it, and it
  * leaves the running turn alone), Steer only where the agent can take text into a turn, Stop
@@ -30,9 +33,9 @@ export interface ChoiceOption {
  */
 export function busyChoices(canSteer: boolean): ChoiceOption[] {
   const options: Omit<ChoiceOption, 'key'>[] = [
-    { choice: 'queue', label: 'Queue', description: 'Send it when the running turn ends by itself' },
-    ...(canSteer ? [{ choice: 'steer' as const, label: 'Steer', description: 'Add it to the running turn without stopping it' }] : []),
-    { choice: 'stopAndSend', label: 'Stop and Send', description: 'Stop the running turn, then send it' },
+    { choice: 'queue', label: CHOICE_LABEL.queue, description: 'Send it when the running turn ends by itself' },
+    ...(canSteer ? [{ choice: 'steer' as const, label: CHOICE_LABEL.steer, description: 'Add it to the running turn without stopping it' }] : []),
+    { choice: 'stopAndSend', label: CHOICE_LABEL.stopAndSend, description: 'Stop the running turn, then send it' },
   ];
   return options.map((o, i) => ({ ...o, key: String(i + 1) }));
 }

@@ -1,6 +1,7 @@
 // What the header and the composer show for a PanelStatus. Pure (no DOM) so the unit
 // tests can pin the wording; the DOM modules only copy these strings into elements.
 import type { PanelStatus, PanelWhenBusy, PermissionOptionView, ToolStatus } from '../../src/shared/messages';
+import { CHOICE_LABEL } from './busyModel';
 
 export type StatusTone = 'ok' | 'busy' | 'warning' | 'error' | 'muted';
 
@@ -93,9 +94,9 @@ export function composerState(status: PanelStatus | undefined): ComposerState {
 /** What Enter does while a turn runs, in the hint and the Send button's tooltip (reins.whenBusy). */
 const WHILE_BUSY: Record<PanelWhenBusy, { hint: string; sendTitle: string }> = {
   ask: { hint: 'Enter to queue, steer or stop and send', sendTitle: 'Send… (Enter)' },
-  queue: { hint: 'Enter queues this prompt', sendTitle: 'Queue (Enter)' },
-  steer: { hint: 'Enter adds this to the running turn', sendTitle: 'Steer (Enter)' },
-  stopAndSend: { hint: 'Enter stops and sends', sendTitle: 'Stop and send (Enter)' },
+  queue: { hint: 'Enter queues this prompt', sendTitle: `${CHOICE_LABEL.queue} (Enter)` },
+  steer: { hint: 'Enter adds this to the running turn', sendTitle: `${CHOICE_LABEL.steer} (Enter)` },
+  stopAndSend: { hint: 'Enter stops and sends', sendTitle: `${CHOICE_LABEL.stopAndSend} (Enter)` },
 };
 
 /** Text that came back from the host (restoreInput, snapshot.input) merged with the draft. */

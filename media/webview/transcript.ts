@@ -5,6 +5,7 @@
 // open through the host (VS Code asks before opening an untrusted domain).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
 import { el, srOnly } from './dom';
+import { FrameFlush } from './frameFlush';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
 /** The longest announcement: past it, the screen reader user reads on in the transcript. */
@@ -15,8 +16,8 @@ export class TranscriptView {
   /** Permission requests shown inside a tool card: request id → that card's view. */
   private readonly nestedIn = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
-  private frame: number | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Draws the batched appends once per animation frame (frameFlush.ts). */
+  private readonly flushes = new FrameFlush(() => this.flush());
   /** The newest view: a streaming one is complete once another entry follows it. */
   private last: EntryView | undefined;
   private busy = false;
@@ -39,7 +40,7 @@ export class TranscriptView {
     root.addEventListener('auxclick', (event) => this.openLink(event));
     // Hidden with text still to show: the frame that was asked for will not come.
     document.addEventListener('visibilitychange', () => {
-      if (this.dirty.size > 0) this.scheduleFlush();
+      if (this.dirty.size > 0) this.flushes.schedule();
     });
     this.announcer = el('div', 'visually-hidden answer-announcer');
     this.announcer.setAttribute('role', 'status');
@@ -56,7 +57,7 @@ export class TranscriptView {
   }
 
   reset(entries: TranscriptEntry[]): void {
-    this.cancelFlush();
+    this.flushes.cancel();
     this.dirty.clear();
     this.views.clear();
     this.nestedIn.clear();
@@ -187,31 +188,15 @@ export class TranscriptView {
 
   private markDirty(view: EntryView): void {
     this.dirty.add(view);
-    this.scheduleFlush();
-  }
-
-  private scheduleFlush(): void {
-    this.frame ??= requestAnimationFrame(() => this.flush());
-    // A hidden webview (the window minimised) gets no animation frames: a timer lands the text
-    // then. Not while it is shown: frames that come late (a starved renderer) must still see at
-    // most one render each, and a timer firing between two of them would be a second one.
-    if (document.hidden) this.timer ??= setTimeout(() => this.flush(), 250);
-  }
-
-  private cancelFlush(): void {
-    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.frame = undefined;
-    this.timer = undefined;
+    this.flushes.schedule();
   }
 
   private flush(): void {
-    this.cancelFlush();
     const views = [...this.dirty];
     this.dirty.clear();
     for (const view of views) if (view.flush?.() === true) this.dirty.add(view);
     if (this.dirty.size > 0)
-      this.scheduleFlush(); // a long answer goes on next frame
+      this.flushes.schedule(); // a long answer goes on next frame
     else if (this.announcePending) this.announceOnce();
     this.onChange();
   }

@@ -101,20 +101,31 @@ export async function benchReaders(messages: number, rounds: number): Promise<vo
     sdk: () => readWithSdk(chunks).then(check('ndJsonStream')),
     reins: () => check('Reins')(readWithReins(chunks, hooks)),
   });
-  const mbps = (ms: number) => `${(bytes.length / MB / (ms / 1000)).toFixed(0)} MB/s`;
+  const mbps = (ms: number) => ` (${(bytes.length / MB / (ms / 1000)).toFixed(0)} MB/s)`;
+  recordAgainstFloor('reader', t, READER_MAX_RATIO, mbps, "Reins as wired (the connection's trace hook, trace off); medians of alternating rounds");
+}
+
+/** Two rows: Reins against the floor (the target) and against the SDK's ndJsonStream (info). */
+function recordAgainstFloor(
+  what: 'reader' | 'writer',
+  t: { reins: number[]; floor: number[]; sdk: number[] },
+  maxRatio: number,
+  throughput: (ms: number) => string = () => '',
+  note?: string,
+): void {
   for (const [name, against] of [
     ['floor', t.floor],
     ['ndJsonStream', t.sdk],
   ] as const) {
     const ratio = median(t.reins) / median(against);
     record({
-      name: `framing reader vs ${name}`,
-      reins: `${fmtSpread(t.reins)} (${mbps(median(t.reins))})`,
-      baseline: `${fmtSpread(against)} (${mbps(median(against))})`,
+      name: `framing ${what} vs ${name}`,
+      reins: `${fmtSpread(t.reins)}${throughput(median(t.reins))}`,
+      baseline: `${fmtSpread(against)}${throughput(median(against))}`,
       ratio,
-      target: name === 'floor' ? `ratio ≤ ${READER_MAX_RATIO}` : 'info',
-      pass: name === 'floor' ? ratio <= READER_MAX_RATIO : undefined,
-      note: name === 'floor' ? "Reins as wired (the connection's trace hook, trace off); medians of alternating rounds" : undefined,
+      target: name === 'floor' ? `ratio ≤ ${maxRatio}` : 'info',
+      pass: name === 'floor' ? ratio <= maxRatio : undefined,
+      note: name === 'floor' ? note : undefined,
     });
   }
 }
@@ -150,20 +161,7 @@ export async function benchWriters(n: number, rounds: number): Promise<void> {
     await new Promise<void>((resolve) => out.write('', () => resolve()));
   };
   const t = await alternate(rounds, { floor, sdk, reins });
-  for (const [name, against] of [
-    ['floor', t.floor],
-    ['ndJsonStream', t.sdk],
-  ] as const) {
-    const ratio = median(t.reins) / median(against);
-    record({
-      name: `framing writer vs ${name}`,
-      reins: fmtSpread(t.reins),
-      baseline: fmtSpread(against),
-      ratio,
-      target: name === 'floor' ? `ratio ≤ ${WRITER_MAX_RATIO}` : 'info',
-      pass: name === 'floor' ? ratio <= WRITER_MAX_RATIO : undefined,
-    });
-  }
+  recordAgainstFloor('writer', t, WRITER_MAX_RATIO);
 }
 
 // One 16 MiB message: its peak memory, as the kernel's high-water mark of the process (maxRSS)

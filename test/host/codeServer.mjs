@@ -220,6 +220,19 @@ export function workbenchUrl(server, { folder, workspace, extensionDevelopmentPa
   return `${server.url}/?${q}`;
 }
 
+/**
+ * A `reins.agents` entry that runs the built scripted agent (dist/scripted-agent.js of the
+ * extension under test) as a user's own agent: its scenario from a file or inline JSON, and the
+ * record of what it received and sent when `record` is given.
+ */
+export function scriptedAgentEntry(extensionDevelopmentPath, { scenarioFile, scenarioJson, record } = {}) {
+  const args = [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js')];
+  if (scenarioFile) args.push('--scenario', scenarioFile);
+  if (scenarioJson) args.push('--scenario-json', scenarioJson);
+  if (record) args.push('--record', record);
+  return { command: process.execPath, args };
+}
+
 /** How long the workbench may take to send its first response: on a loaded machine far more than
  *  Playwright's 30 s default (runs timed out at goto before any test ran). */
 export const FIRST_RESPONSE_MS = 120_000;

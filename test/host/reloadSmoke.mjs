@@ -7,14 +7,27 @@
 // storage: session/resume replays nothing), the permission inside its tool card, the draft and
 // the scroll position, and that the agent resumed the same session (its record). Then the
 // conversation moves into an editor tab, and after a second reload VS Code hands the tab back to
-// Reins' serializer with the transcript.
+// Reins' serializer with the transcript. Before that second reload a slow turn runs and a prompt
+// is queued behind it: the reload ends the turn, and the queued prompt comes back in the input box
+// (issue 13: a queued prompt is never lost), unsent.
 //
 // Standalone: `node test/host/reloadSmoke.mjs` (needs dist/ built). Screenshots in test-results/.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, frameIn, launchBrowser, openWorkbench, reloadWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import {
+  cleanupAll,
+  frameIn,
+  launchBrowser,
+  openWorkbench,
+  reloadWorkbench,
+  runCommand,
+  scriptedAgentEntry,
+  startCodeServer,
+  stepper,
+  workbenchUrl,
+} from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -22,6 +35,8 @@ const log = (m) => console.log(`[reload-smoke] ${m}`);
 const PROMPT = 'Tell me a long story';
 const DRAFT = 'a draft typed before the reload';
 const LINES = 80;
+const SLOW_PROMPT = 'Now take your time';
+const QUEUED = 'a prompt queued behind the slow turn';
 
 const step = stepper(log);
 
@@ -54,16 +69,19 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
     ],
   };
   writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(scenario));
+  // The agent the first reload starts reads this instead (the scripted agent counts prompts per
+  // process, and reads its scenario when it starts): a turn that runs until something ends it.
+  const slowScenario = {
+    sessions: scenario.sessions,
+    prompts: [{ steps: [{ text: 'Taking my time. ', chunk: 4, intervalMs: 50 }, { sleepMs: 600_000 }] }],
+  };
   // Workspace settings: `reins.agents` is machine-overridable, so a folder may set it.
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   writeFileSync(
     join(workspace, '.vscode', 'settings.json'),
     JSON.stringify({
       'reins.agents': {
-        keeper: {
-          command: process.execPath,
-          args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario', join(scratch, 'scenario.json'), '--record', record],
-        },
+        keeper: scriptedAgentEntry(extensionDevelopmentPath, { scenarioFile: join(scratch, 'scenario.json'), record }),
       },
       'reins.defaultAgent': 'keeper',
       // The view first (a server shared with the UI smoke opens conversations in tabs).
@@ -115,6 +133,7 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
     await page.screenshot({ path: join(resultsDir, 'reload-before.png') });
 
     await step('reloaded the window', async () => {
+      writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(slowScenario));
       await reloadWorkbench(page);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
     });
@@ -167,8 +186,23 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
     await step('moved into an editor tab', async () => {
       await runCommand(page, 'Reins: Move Conversation to Editor', timeoutMs);
       frame = await frameIn(page, '.part.editor', '#prompt-input', timeoutMs);
+    });
+    // reins.whenBusy is `ask`: Enter while the turn runs offers the choice; 1 queues.
+    await step('a slow turn runs, and a prompt is queued behind it', async () => {
+      const input = frame.locator('#prompt-input');
+      await input.fill('');
+      await input.pressSequentially(SLOW_PROMPT, { delay: 5 });
+      await input.press('Enter');
+      await frame.locator('#stop').waitFor({ state: 'visible', timeout: timeoutMs });
+      await input.pressSequentially(QUEUED, { delay: 5 });
+      await input.press('Enter');
+      await frame.locator('#busy-choice').waitFor({ state: 'visible', timeout: 10_000 });
+      await frame.locator(':focus').press('1');
+      await frame.locator('#queue .queued-item', { hasText: QUEUED }).waitFor({ timeout: 10_000 });
+      if ((await input.inputValue()) !== '') throw new Error('the queued text is still in the box');
       await page.waitForTimeout(6000); // the workbench writes webview states every 5 s
     });
+    await page.screenshot({ path: join(resultsDir, 'reload-queued.png') });
     await step('reloaded the window again', async () => {
       await reloadWorkbench(page);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
@@ -181,6 +215,21 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         .first()
         .waitFor({ timeout: timeoutMs });
       return tab;
+    });
+    // Sabotage (main.ts ignoring lostQueue), this printed: step "the queued prompt is back in the
+    // input box, unsent, and the queue is gone" failed after 30.1 s: the input holds "", want the queued prompt
+    await step('the queued prompt is back in the input box, unsent, and the queue is gone', async () => {
+      const deadline = Date.now() + 30_000;
+      let value = '';
+      while (!(value = await frame.locator('#prompt-input').inputValue()).includes(QUEUED)) {
+        if (Date.now() > deadline) throw new Error(`the input holds ${JSON.stringify(value)}, want the queued prompt`);
+        await page.waitForTimeout(250);
+      }
+      if (value.trim() !== QUEUED) throw new Error(`the input holds ${JSON.stringify(value)}, want only the queued prompt`);
+      const queued = await frame.locator('#queue .queued-item').count();
+      if (queued) throw new Error(`${queued} prompt(s) still shown as queued`);
+      const sent = received(record, 'session/prompt').filter((e) => JSON.stringify(e.msg.params).includes(QUEUED));
+      if (sent.length) throw new Error('the queued prompt was sent to the agent');
     });
     await page.screenshot({ path: join(resultsDir, 'reload-after-tab.png') });
   } catch (err) {

@@ -24,7 +24,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, frameIn, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, frameIn, launchBrowser, openWorkbench, runCommand, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -126,10 +126,7 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       join(folder, '.vscode', 'settings.json'),
       JSON.stringify({
         'reins.agents': {
-          [agent]: {
-            command: process.execPath,
-            args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario', scenarioFile, '--record', record],
-          },
+          [agent]: scriptedAgentEntry(extensionDevelopmentPath, { scenarioFile, record }),
         },
         'reins.defaultAgent': agent,
         'reins.openIn': 'sideBar',

@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, frameIn, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, frameIn, launchBrowser, openWorkbench, runCommand, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -217,7 +217,7 @@ export async function firstRealAgentStart({ extensionDevelopmentPath, timeoutMs 
   const workspace = mkdtempSync(join(tmpdir(), 'reins-view-ws-'));
   cpSync(join(repo, 'test/fixtures/workspace'), workspace, { recursive: true });
   const scenario = JSON.stringify({ prompts: [{ steps: [{ text: `${USER_AGENT} answers` }] }] });
-  const agent = { command: process.execPath, args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario-json', scenario] };
+  const agent = scriptedAgentEntry(extensionDevelopmentPath, { scenarioJson: scenario });
   const server = await startCodeServer({
     folder: workspace,
     settings: { 'reins.defaultAgent': USER_AGENT, 'reins.openIn': 'editor' },

@@ -26,6 +26,16 @@ function answerUndo(answer: string | undefined): Stubbed {
   });
 }
 
+/** `reins.undoTurn` with its confirmation answered `answer`; `shown` holds what was asked (detailOf). */
+async function undoAnswering(answer: string | undefined): Promise<{ result: UndoResult; shown: Stubbed }> {
+  const shown = answerUndo(answer);
+  try {
+    return { result: await undoTurn(), shown };
+  } finally {
+    shown.restore();
+  }
+}
+
 function detailOf(s: Stubbed): string {
   const call = (s.calls.showWarningMessage ?? []).find((args) => typeof args[0] === 'string' && /^Undo this turn's changes/.test(args[0]));
   assert.ok(call, 'the confirmation was shown');
@@ -90,13 +100,7 @@ describe("undo: a stopped turn's changes", function () {
     const { sent } = await turnThatEdits();
     assert.equal((await stop()).outcome, 'aborted');
     await sent;
-    const s = answerUndo('Undo Changes');
-    let result: UndoResult;
-    try {
-      result = await undoTurn();
-    } finally {
-      s.restore();
-    }
+    const { result, shown: s } = await undoAnswering('Undo Changes');
     assert.deepEqual(result, { status: 'undone', files: ['tracked.txt', 'made/new.txt'].map((f) => `undo/${f}`), handEdited: [] });
     assert.match(detailOf(s), /not a git checkout: only the files the agent wrote through the editor are restored/);
     assert.equal(read('tracked.txt'), 'the original\n');
@@ -121,14 +125,9 @@ describe("undo: a stopped turn's changes", function () {
     const { sent } = await turnThatEdits();
     // Sabotage (undoBlocked returning undefined), this printed in code-server (the undo ran mid-turn):
     //   AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: + 'undone' - 'refused'
-    const running = answerUndo('Undo Changes');
-    try {
-      const refused = await undoTurn();
-      assert.equal(refused.status, 'refused');
-      assert.match((refused as { reason: string }).reason, /is running a turn/);
-    } finally {
-      running.restore();
-    }
+    const { result: refused } = await undoAnswering('Undo Changes');
+    assert.equal(refused.status, 'refused');
+    assert.match((refused as { reason: string }).reason, /is running a turn/);
     assert.ok(exists('made/new.txt'), 'nothing was restored while the turn ran');
 
     assert.equal((await stop()).outcome, 'aborted');
@@ -137,13 +136,7 @@ describe("undo: a stopped turn's changes", function () {
     const transcript = () => api().then((a) => a.state()?.transcript ?? []);
     await waitFor('the undo offer', async () => (await transcript()).some((e) => e.kind === 'notice' && e.actions?.some((a) => a.action === 'undoTurn')));
 
-    const s = answerUndo('Undo Changes');
-    let result: UndoResult;
-    try {
-      result = await undoTurn();
-    } finally {
-      s.restore();
-    }
+    const { result, shown: s } = await undoAnswering('Undo Changes');
     assert.equal(result.status, 'undone');
     assert.deepEqual([...(result as { files: string[] }).files].sort(), ['undo/doomed.txt', 'undo/made/new.txt', 'undo/tracked.txt', 'undo/untracked.txt']);
     assert.match(detailOf(s), /4 files go back/);
@@ -192,13 +185,7 @@ describe("undo: a stopped turn's changes", function () {
     assert.equal(read('tracked.txt'), "the agent's version\n", 'a refused undo touches nothing');
     await doc.save();
 
-    const s = answerUndo('Keep My Files');
-    let result: UndoResult;
-    try {
-      result = await undoTurn();
-    } finally {
-      s.restore();
-    }
+    const { result, shown: s } = await undoAnswering('Keep My Files');
     // Sabotage (HandEdits.has always false), this printed in code-server:
     //   AssertionError [ERR_ASSERTION]: The input did not match the regular expression
     //   /• undo\/hand\.txt \(changed back\) — you edited this file/. Input: '… • undo/hand.txt (changed back)\n …'
@@ -244,12 +231,7 @@ describe("undo: a stopped turn's changes", function () {
       silence.restore();
     }
     await vscode.commands.executeCommand('reins.forceStop');
-    const s = answerUndo('Undo Changes');
-    try {
-      assert.equal((await undoTurn()).status, 'undone');
-    } finally {
-      s.restore();
-    }
+    assert.equal((await undoAnswering('Undo Changes')).result.status, 'undone');
     assert.equal(read('tracked.txt'), 'the original\n');
   });
 });
