@@ -1,6 +1,8 @@
 // The list of entries in `#transcript`: one view per entry id, in arrival order.
-// Upserts apply at once (they are rare); streamed appends are batched and flushed once
-// per animation frame, never more often (a long answer may take several frames: its view says so).
+// What the host posts (upserts, streamed appends, a turn's end) waits for the next animation
+// frame and is applied there in the order it came, with the streamed text drawn in the same
+// frame: the DOM changes at most once per frame, however many messages a frame brings (a
+// long answer may take several frames: its view says so).
 // The answer of a turn is announced to screen readers once, when the turn ends; links
 // open through the host (VS Code asks before opening an untrusted domain).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
@@ -16,8 +18,12 @@ export class TranscriptView {
   /** Permission requests shown inside a tool card: request id → that card's view. */
   private readonly nestedIn = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
-  /** Draws the batched appends once per animation frame (frameFlush.ts). */
+  /** Applies what came and draws the batched appends, once per animation frame (frameFlush.ts). */
   private readonly flushes = new FrameFlush(() => this.flush());
+  /** What the host posted since the last frame, in order. */
+  private readonly incoming: (() => void)[] = [];
+  /** Inside flush(): what becomes dirty is drawn in this frame, not the next. */
+  private flushing = false;
   /** The newest view: a streaming one is complete once another entry follows it. */
   private last: EntryView | undefined;
   private busy = false;
@@ -40,7 +46,7 @@ export class TranscriptView {
     root.addEventListener('auxclick', (event) => this.openLink(event));
     // Hidden with text still to show: the frame that was asked for will not come.
     document.addEventListener('visibilitychange', () => {
-      if (this.dirty.size > 0) this.flushes.schedule();
+      if (this.dirty.size > 0 || this.incoming.length > 0) this.flushes.schedule();
     });
     this.announcer = el('div', 'visually-hidden answer-announcer');
     this.announcer.setAttribute('role', 'status');
@@ -56,8 +62,10 @@ export class TranscriptView {
     return n;
   }
 
+  /** A snapshot: the whole transcript as the host has it now, so what waited for a frame is in it. */
   reset(entries: TranscriptEntry[]): void {
     this.flushes.cancel();
+    this.incoming.length = 0;
     this.dirty.clear();
     this.views.clear();
     this.nestedIn.clear();
@@ -72,7 +80,29 @@ export class TranscriptView {
 
   /** `before`: a new entry goes before that entry (a stopped turn's late update), not at the end. */
   upsert(entry: TranscriptEntry, before?: string): void {
-    if (entry.kind === 'permission' && this.nest(entry)) return this.onChange();
+    this.later(() => this.applyUpsert(entry, before));
+  }
+
+  append(id: string, text: string): void {
+    this.later(() => this.applyAppend(id, text));
+  }
+
+  /** The turn's phase from each status: when a turn ends, its answer is complete and announced. */
+  setTurn(phase: TurnPhase): void {
+    const busy = phase === 'sending' || phase === 'running' || phase === 'stopping';
+    const ended = this.busy && !busy;
+    this.busy = busy;
+    // After what came before it: the answer's last appends may still be waiting.
+    if (ended) this.later(() => this.applyTurnEnd());
+  }
+
+  private later(apply: () => void): void {
+    this.incoming.push(apply);
+    this.flushes.schedule();
+  }
+
+  private applyUpsert(entry: TranscriptEntry, before: string | undefined): void {
+    if (entry.kind === 'permission' && this.nest(entry)) return;
     const existing = this.views.get(entry.id);
     const anchor = before === undefined ? undefined : this.views.get(before);
     if (!existing && anchor) {
@@ -92,10 +122,9 @@ export class TranscriptView {
     }
     const view = this.views.get(entry.id);
     if (view) markLate(view.el, entry);
-    this.onChange();
   }
 
-  append(id: string, text: string): void {
+  private applyAppend(id: string, text: string): void {
     let view = this.views.get(id);
     if (!view) {
       // The host creates streamed entries with an upsert first; if that was lost, showing
@@ -110,16 +139,10 @@ export class TranscriptView {
     this.markDirty(view);
   }
 
-  /** The turn's phase from each status: when a turn ends, its answer is complete and announced. */
-  setTurn(phase: TurnPhase): void {
-    const busy = phase === 'sending' || phase === 'running' || phase === 'stopping';
-    if (this.busy && !busy) {
-      this.completeLast();
-      // The answer's last appends may still wait for the next frame: announced after them.
-      this.announcePending = true;
-      if (this.dirty.size === 0) this.announceOnce();
-    }
-    this.busy = busy;
+  private applyTurnEnd(): void {
+    this.completeLast();
+    // Announced once the answer is drawn whole (flush(), after its last slice).
+    this.announcePending = true;
   }
 
   /**
@@ -188,10 +211,20 @@ export class TranscriptView {
 
   private markDirty(view: EntryView): void {
     this.dirty.add(view);
-    this.flushes.schedule();
+    if (!this.flushing) this.flushes.schedule();
   }
 
   private flush(): void {
+    this.flushing = true;
+    for (const apply of this.incoming.splice(0)) {
+      try {
+        apply();
+      } catch (err) {
+        // One bad message must not take the rest of the frame down with it.
+        console.error('[reins] failed to apply a transcript update', err);
+      }
+    }
+    this.flushing = false;
     const views = [...this.dirty];
     this.dirty.clear();
     for (const view of views) if (view.flush?.() === true) this.dirty.add(view);

@@ -251,7 +251,8 @@ export class Transcript {
       const entry = this.byId.get(this.streaming.id) as Extract<TranscriptEntry, { kind: 'agent' | 'thought' }>;
       if (this.thinking?.id === entry.id) this.thinking.last = this.now();
       // A new object, never `entry.markdown += text`: `entry` may sit in the panel's outbox.
-      this.store({ ...entry, markdown: entry.markdown + text });
+      // Made here and frozen as it is (`fresh`): the hot path of a streaming answer copies once.
+      this.store({ ...entry, markdown: entry.markdown + text }, undefined, true);
       this._onOp.fire({ type: 'append', id: entry.id, text });
       return;
     }
@@ -311,9 +312,12 @@ export class Transcript {
     });
   }
 
-  /** Store a frozen copy of `entry`, replacing the entry with its id in place; a new one goes at `at` (default: the end). */
-  private store(given: TranscriptEntry, at = this.list.length): TranscriptEntry {
-    const entry = Object.freeze({ ...given }) as TranscriptEntry;
+  /**
+   * Store a frozen copy of `entry` (`fresh`: the caller made it for this and keeps no reference:
+   * frozen as it is), replacing the entry with its id in place; a new one goes at `at` (default: the end).
+   */
+  private store(given: TranscriptEntry, at = this.list.length, fresh = false): TranscriptEntry {
+    const entry = Object.freeze(fresh ? given : { ...given }) as TranscriptEntry;
     const index = this.at.get(entry.id);
     if (index !== undefined) {
       this.list[index] = entry;

@@ -126,13 +126,16 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     await frame.evaluate('(() => { const t = performance.now(); while (performance.now() - t < 150) {} })()');
     await page.waitForTimeout(300);
     const blocked = await frame.evaluate<Window>(READ);
-    const probeOk = Math.max(...blocked.lateness) >= 140 && Math.max(...gaps(blocked.frames)) >= 140;
+    // A frame's rAF timestamp is when its vsync began, which Chromium may stamp while the thread
+    // is still blocked: the gap can read a frame short of the block (133 ms for 150 in a quiet
+    // run on 2 December). The timer sees the whole block.
+    const probeOk = Math.max(...blocked.lateness) >= 140 && Math.max(...gaps(blocked.frames)) >= 150 - 2 * 16.7;
     record({
       name: 'webview probe: a 150 ms block seen',
       reins: `timer lateness ${Math.max(0, ...blocked.lateness).toFixed(0)} ms, frame gap ${Math.max(0, ...gaps(blocked.frames)).toFixed(0)} ms`,
       baseline: `longtask entries: ${blocked.longtasks}`,
       ratio: undefined,
-      target: 'both ≥ 140 ms',
+      target: 'timer ≥ 140 ms, frame gap ≥ 117 ms',
       pass: probeOk,
       note: "the frame blocked on purpose once: the timer-lateness and frame-gap probes must see it (the frame's longtask observer does not)",
     });
