@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import type { Id, Peer } from './peer';
 import type { Recorder } from './recorder';
-import { isObj, type RpcError } from './scenario';
+import type { RpcError } from './scenario';
+import { isObj } from './scenarioCheck';
 
 export interface AuthOptions {
   /** `authMethods` in the initialize result, as given. */

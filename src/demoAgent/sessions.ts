@@ -8,7 +8,8 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import type { SessionUpdate } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 import { INVALID_PARAMS, type Id, type Peer } from './peer';
 import type { Recorder } from './recorder';
-import { isObj, type RpcError } from './scenario';
+import type { RpcError } from './scenario';
+import { isObj } from './scenarioCheck';
 import { firstLine } from '../util/text';
 
 export interface SessionsOptions {
