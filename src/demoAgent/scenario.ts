@@ -31,8 +31,9 @@ export interface Scenario {
     supported?: number[];
     /** Replace agentCapabilities fields (promptCapabilities, mcpCapabilities, …). */
     capabilities?: Record<string, unknown>;
-    /** Report this `agentInfo` (name, version) instead of the scripted agent's: to pose as a known agent. */
-    agentInfo?: { name: string; version?: string };
+    /** Report this `agentInfo` (name, title, version) instead of the scripted agent's: to pose as
+     *  a known agent, or to report a hostile name (the hostile smoke). */
+    agentInfo?: { name: string; title?: string; version?: string };
   };
   /** Modes and config options in session/new's answer; updates sent before it (sessionConfig.ts). */
   session?: SessionSetup;

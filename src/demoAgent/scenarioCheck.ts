@@ -146,7 +146,7 @@ export const checkScenario = shape(
       protocolVersion: num,
       supported: arrayOf(num),
       capabilities: anything,
-      agentInfo: shape({ name: str, version: str }, ['name']),
+      agentInfo: shape({ name: str, title: str, version: str }, ['name']),
     }),
     session: shape({
       modes: anything,
