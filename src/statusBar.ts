@@ -7,6 +7,8 @@
 // the only sign that a turn runs. A stop that is not confirmed is shown either way: nothing new
 // starts in the folder until the user acts.
 import * as vscode from 'vscode';
+import { revealInvisibleText } from './shared/invisibleChars';
+import { escapeIcons } from './util/text';
 import type { WindowSessions } from './windowSessions';
 
 export class StatusBar implements vscode.Disposable {
@@ -30,18 +32,18 @@ export class StatusBar implements vscode.Disposable {
       case 'running':
       case 'sending':
         if (inSight) return this.showIdle(status.agentName);
-        item.text = `$(loading~spin) ${status.agentName}: working`;
+        item.text = `$(loading~spin) ${shown(status.agentName)}: working`;
         item.tooltip = `Reins: a turn is running in ${status.folderName}. Click to stop it.`;
         item.command = 'reins.stop';
         break;
       case 'stopping':
         if (inSight) return this.showIdle(status.agentName);
-        item.text = `$(loading~spin) ${status.agentName}: stopping…`;
+        item.text = `$(loading~spin) ${shown(status.agentName)}: stopping…`;
         item.tooltip = `Reins: waiting for ${status.agentName} to confirm the stop. Click to show the log.`;
         item.command = 'reins.showLog';
         break;
       case 'unverified':
-        item.text = `$(warning) ${status.agentName}: stop unverified`;
+        item.text = `$(warning) ${shown(status.agentName)}: stop unverified`;
         item.tooltip = `Reins: ${status.agentName} did not confirm the stop; no new work starts in ${status.folderName}. Click to force stop it.`;
         item.command = 'reins.forceStop';
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
@@ -53,7 +55,7 @@ export class StatusBar implements vscode.Disposable {
 
   /** The agent's name (or Reins), opening the conversation: no busy sign. */
   private showIdle(agentName: string | undefined): void {
-    this.item.text = agentName ? `$(comment-discussion) ${agentName}` : '$(comment-discussion) Reins';
+    this.item.text = agentName ? `$(comment-discussion) ${shown(agentName)}` : '$(comment-discussion) Reins';
     this.item.tooltip = 'Reins: open the agent panel';
     this.item.command = 'reins.openPanel';
   }
@@ -62,4 +64,13 @@ export class StatusBar implements vscode.Disposable {
     this.subscription.dispose();
     this.item.dispose();
   }
+}
+
+/**
+ * The agent's name as the status bar shows it: a settings key (a cloned folder's settings may
+ * set it), so `$(…)` in it is text, not an icon, and its bidi and zero-width characters are
+ * markers, as in the panel.
+ */
+function shown(agentName: string): string {
+  return escapeIcons(revealInvisibleText(agentName));
 }

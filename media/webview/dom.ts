@@ -1,6 +1,6 @@
 // Tiny element helpers. Text goes in through textContent only: agent strings never
 // touch innerHTML here (markdown.ts is the one escaped exception).
-import { revealInvisible } from './invisibleChars';
+import { revealInvisible } from '../../src/shared/invisibleChars';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

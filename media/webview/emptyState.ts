@@ -1,6 +1,6 @@
 // What an empty transcript shows: who you are talking to, where, and the keys.
 import type { PanelStatus } from '../../src/shared/messages';
-import { el } from './dom';
+import { agentText, el } from './dom';
 import { icon } from './icons';
 
 export interface EmptyState {
@@ -20,7 +20,9 @@ export function createEmptyState(): EmptyState {
   return {
     el: root,
     update(s) {
-      title.textContent = `Ask ${s.agentName || 'the agent'}`;
+      // The name is the user's (or a folder's) settings key: shown as the header shows it,
+      // its bidi and zero-width characters as markers, isolated from "Ask".
+      title.replaceChildren(text('Ask '), agentText('span', 'empty-agent', s.agentName || 'the agent'));
       where.textContent = s.folderName ? `It works in ${s.folderName}.` : '';
       root.classList.toggle('demo', s.demo);
     },

@@ -2,7 +2,7 @@
 // presets: reins.selectAgent), demo badge and note, folder, and the `#status` line.
 import type { PanelStatus, WebviewToHost } from '../../src/shared/messages';
 import { button, el, setAgentText } from './dom';
-import { revealInvisibleText } from './invisibleChars';
+import { revealInvisibleText } from '../../src/shared/invisibleChars';
 import { icon } from './icons';
 import { busyText, statusLine } from './statusModel';
 
@@ -62,8 +62,9 @@ export function createHeader(post: (message: WebviewToHost) => void): Header {
       // While a turn is busy, the transcript's end says so (busyText): one indicator, not two.
       status.hidden = busyText(s) !== undefined;
       const line = statusLine(s);
-      statusText.textContent = line.text;
-      status.title = line.text;
+      // The line may hold the agent's name ("Starting <name>…"): its invisible characters as markers.
+      setAgentText(statusText, line.text);
+      status.title = revealInvisibleText(line.text);
       status.className = `status tone-${line.tone}`;
       if (live.textContent !== line.label) live.textContent = line.label;
     },

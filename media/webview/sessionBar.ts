@@ -2,7 +2,7 @@
 // in the editor) and the context usage and cost. Hidden while the agent has said none of it.
 import type { SessionView, WebviewToHost } from '../../src/shared/messages';
 import { el, setAgentText } from './dom';
-import { revealInvisibleText } from './invisibleChars';
+import { revealInvisibleText } from '../../src/shared/invisibleChars';
 import { usageText } from './sessionModel';
 
 export interface SessionBar {

@@ -1,6 +1,7 @@
 // What the header and the composer show for a PanelStatus. Pure (no DOM) so the unit
 // tests can pin the wording; the DOM modules only copy these strings into elements.
 import type { PanelStatus, PanelWhenBusy, PermissionOptionView, ToolStatus } from '../../src/shared/messages';
+import { revealInvisibleText } from '../../src/shared/invisibleChars';
 import { CHOICE_LABEL } from './busyModel';
 
 export type StatusTone = 'ok' | 'busy' | 'warning' | 'error' | 'muted';
@@ -66,7 +67,8 @@ export interface ComposerState {
 
 export function composerState(status: PanelStatus | undefined): ComposerState {
   if (!status) return { readOnly: true, placeholder: 'Connecting…', sendTitle: 'Send' };
-  const name = status.agentName || 'the agent';
+  // A placeholder holds no elements: the name's bidi and zero-width characters as marker text.
+  const name = revealInvisibleText(status.agentName || 'the agent');
   if (status.turn === 'unverified') {
     return { readOnly: true, placeholder: 'Stop not confirmed — new prompts are blocked', sendTitle: 'Send' };
   }

@@ -1,8 +1,8 @@
 // Agent text outside Markdown: bidi controls and zero-width characters become visible markers
-// (media/webview/invisibleChars.ts), so a tool's title, a path, a plan entry, an option or the
+// (src/shared/invisibleChars.ts), so a tool's title, a path, a plan entry, an option or the
 // agent's name cannot read as something it is not.
 import * as assert from 'node:assert/strict';
-import { hasInvisible, revealInvisible, revealInvisibleText } from '../../media/webview/invisibleChars';
+import { hasInvisible, revealInvisible, revealInvisibleText } from '../../src/shared/invisibleChars';
 
 describe('webview: invisible characters in agent text', () => {
   // Sabotage (NAMES without 0x202e, RLO), this printed:

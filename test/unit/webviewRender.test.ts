@@ -186,6 +186,17 @@ describe('webview composer state', () => {
     assert.match(composerState(status()).placeholder, /Message Goose/);
   });
 
+  // The name is a settings key a cloned folder may set; a placeholder holds no elements, so its
+  // bidi and zero-width characters are marker text (the hostile smoke checks it in the panel).
+  it("shows the agent name's bidi and zero-width characters in the placeholder as markers", () => {
+    const name = 'Goose\u202Eexe.txt\u200B';
+    for (const agent of ['ready', 'starting', 'failed', 'exited'] as const) {
+      const { placeholder } = composerState(status({ agentName: name, agent }));
+      assert.ok(placeholder.includes('Goose⟨RLO⟩exe.txt⟨ZWSP⟩'), `${agent}: ${placeholder}`);
+      assert.doesNotMatch(placeholder, /[\u202E\u200B]/, agent);
+    }
+  });
+
   it('merges restored text ahead of the draft, once', () => {
     assert.equal(mergeRestoredInput('', 'lost prompt'), 'lost prompt');
     assert.equal(mergeRestoredInput('  \n', 'lost prompt'), 'lost prompt');

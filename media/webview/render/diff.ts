@@ -3,7 +3,7 @@
 // only.
 import type { ToolDiffView } from '../../../src/shared/messages';
 import { agentText, button, el, setAgentText } from '../dom';
-import { revealInvisibleText } from '../invisibleChars';
+import { revealInvisibleText } from '../../../src/shared/invisibleChars';
 import { diffStat, inlineDiff } from '../diffModel';
 import { locationLabel } from '../cardModel';
 import type { RenderContext } from './types';

@@ -3,7 +3,7 @@
 // or how the editor behaves. Paths are agent-chosen text: textContent only.
 import type { TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, el } from '../dom';
-import { revealInvisibleText } from '../invisibleChars';
+import { revealInvisibleText } from '../../../src/shared/invisibleChars';
 import { filesSummary, formatBytes, markViews, needsLook } from '../filesModel';
 import { icon } from '../icons';
 import { entryShell, type EntryView } from './types';

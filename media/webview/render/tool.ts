@@ -6,7 +6,7 @@
 // buttons (their focus). Everything shown is the agent's or the command's: textContent only.
 import type { TerminalOutputView, TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, button, el, setAgentText } from '../dom';
-import { revealInvisibleText } from '../invisibleChars';
+import { revealInvisibleText } from '../../../src/shared/invisibleChars';
 import { icon, toolIcon } from '../icons';
 import { locationLabel, toolPill } from '../cardModel';
 import { diffBlock } from './diff';
