@@ -3,6 +3,7 @@
 // and the choices offered with those notices. The folder session wires one agent's events here
 // (folderSession.ts); the stop and leftover wording is pure, in userText.ts.
 import * as vscode from 'vscode';
+import { showErrorMessage, showWarningMessage } from './notify';
 import { describeExit } from './acp/agentProcess';
 import { AUTH_REQUIRED } from './auth/methods';
 import type { SignIn } from './auth/signIn';
@@ -40,7 +41,7 @@ export function retireAgentActions(transcript: Transcript): void {
 
 /** An unconfirmed stop keeps the folder closed: the user checks again or force stops. */
 export async function offerUnverifiedChoices(rt: AgentRuntime, folderName: string): Promise<void> {
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarningMessage(
     `Reins: ${rt.name} did not confirm that it stopped. No new work starts in ${folderName} until it does.`,
     'Check Again',
     'Force Stop',
@@ -144,7 +145,7 @@ function onLeftovers(host: NoticeHost, r: StopReport): void {
   else {
     const end = endLeftoversLabel(r);
     host.transcript.notice('warning', head, [{ action: 'endLeftovers', label: end }]);
-    void vscode.window.showWarningMessage(`Reins: ${head}`, end, 'Leave Running').then((c) => c === end && host.endLeftovers());
+    void showWarningMessage(`Reins: ${head}`, end, 'Leave Running').then((c) => c === end && host.endLeftovers());
   }
 }
 
@@ -163,7 +164,7 @@ export function noticeStartFailure(agentName: string, message: string, transcrip
     { action: 'openLog', label: 'Open Log' },
     { action: 'restartAgent', label: 'Try Again' },
   ]);
-  void vscode.window.showErrorMessage(`Reins: ${agentName} could not start. ${message.split('\n')[0]}`, 'Open Log').then((c) => c && log.show(true));
+  void showErrorMessage(`Reins: ${agentName} could not start. ${message.split('\n')[0]}`, 'Open Log').then((c) => c && log.show(true));
 }
 
 /** A new session or agent was refused because the running turn's stop is unconfirmed. */

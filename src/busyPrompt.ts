@@ -2,7 +2,7 @@
 // the panel's choice, sendPrompt's `whenBusy`, or the question asked now), and the two ways that
 // leave the turn running: queued behind it, or steered into it. Stop and Send stays with the
 // folder session (folderSession.ts), which owns the stop.
-import * as vscode from 'vscode';
+import { showWarningMessage } from './notify';
 import type { AgentRuntime } from './session/agentRuntime';
 import type { TurnResult } from './session/turnMachine';
 import type { BusyNote, SendResult, WhenBusy } from './api';
@@ -14,7 +14,7 @@ export type BusyChoice = Exclude<WhenBusy, 'ask'>;
 export async function chooseWhenBusy(whenBusy: WhenBusy, rt: AgentRuntime, folderName: string): Promise<BusyChoice> {
   if (whenBusy !== 'ask') return whenBusy;
   const steer = rt.waiting.steerMethod ? ['Steer'] : [];
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarningMessage(
     `${rt.name} is running a turn in ${folderName}.`,
     {
       modal: true,

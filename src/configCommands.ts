@@ -3,6 +3,7 @@
 // panel header (Set Mode…, Select Model…, Set Option…). The state and the checks are in
 // session/sessionConfig.ts; the requests in session/sessionControls.ts.
 import * as vscode from 'vscode';
+import { showErrorMessage, showInformationMessage } from './notify';
 import type { FolderSession } from './folderSession';
 import type { WindowSessions } from './windowSessions';
 import type { AgentRuntime } from './session/agentRuntime';
@@ -41,13 +42,13 @@ export function registerConfigCommands(reins: WindowSessions): vscode.Disposable
     const s = sessionFor(reins, folder);
     const rt = await readyRuntime(s);
     if ('error' in rt) {
-      void vscode.window.showErrorMessage(`Reins: ${rt.error}.`);
+      void showErrorMessage(`Reins: ${rt.error}.`);
       return { status: 'failed', error: rt.error };
     }
     const config = rt.sessionConfig;
     const choices = config?.choices(configId) ?? [];
     if (choices.length === 0) {
-      void vscode.window.showInformationMessage(`Reins: ${rt.name} offers no ${what} choice.`);
+      void showInformationMessage(`Reins: ${rt.name} offers no ${what} choice.`);
       return { status: 'failed', error: `${rt.name} offers no ${what} choice` };
     }
     const option = config?.resolve(configId);
@@ -79,14 +80,14 @@ async function pickOption(
 ): Promise<SetConfigResult | undefined> {
   const rt = await readyRuntime(sessionFor(reins, folder));
   if ('error' in rt) {
-    void vscode.window.showErrorMessage(`Reins: ${rt.error}.`);
+    void showErrorMessage(`Reins: ${rt.error}.`);
     return { status: 'failed', error: rt.error };
   }
   const options = (rt.sessionConfig?.summaries() ?? []).filter((o) => o.settable);
   // Agents with only the older modes still have one option: the mode.
   if (options.length === 0 && rt.sessionConfig?.hasModes) return pick('mode', 'mode', folder);
   if (options.length === 0) {
-    void vscode.window.showInformationMessage(`Reins: ${rt.name} offers no session options.`);
+    void showInformationMessage(`Reins: ${rt.name} offers no session options.`);
     return { status: 'failed', error: `${rt.name} offers no session options` };
   }
   const chosen = await vscode.window.showQuickPick(
@@ -112,7 +113,7 @@ function toItems(choices: ConfigChoice[]): ChoiceItem[] {
 
 /** A failure from the picker is shown; the command's caller gets the result either way. */
 function report(rt: AgentRuntime, result: SetConfigResult): SetConfigResult {
-  if (result.status === 'failed') void vscode.window.showErrorMessage(`Reins: ${rt.name} did not change the option: ${result.error}`);
+  if (result.status === 'failed') void showErrorMessage(`Reins: ${rt.name} did not change the option: ${result.error}`);
   return result;
 }
 

@@ -1,6 +1,7 @@
 // activate/deactivate only: build the services, register them, own their disposal.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showErrorMessage } from './notify';
 import { AgentRecords, endAgentsLeftBehind } from './acp/agentRecords';
 import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './auth/commands';
@@ -91,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
   } catch (error) {
     // VS Code would only say "activation failed"; say what failed, and where to look.
     logError(log, 'Reins failed to activate', error);
-    void vscode.window.showErrorMessage('Reins failed to activate.', 'Open Log').then((c) => c && log.show());
+    void showErrorMessage('Reins failed to activate.', 'Open Log').then((c) => c && log.show());
     throw error;
   }
 }

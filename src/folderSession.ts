@@ -3,6 +3,7 @@
 // (send now, replace, remove), the runtime decides *how* (the one routine); how an agent is
 // started and tied to the editor is folderAgent.ts's.
 import * as vscode from 'vscode';
+import { showErrorMessage } from './notify';
 import { DEMO_AGENT, resolveAgent, whenBusySetting } from './config';
 import { FolderAgent } from './folderAgent';
 import type { AgentRuntime, StopReport } from './session/agentRuntime';
@@ -346,9 +347,9 @@ export class FolderSession implements vscode.Disposable {
   async replaceAgent(name: string | undefined, why: 'switch' | 'restart'): Promise<boolean> {
     const next = resolveAgent(this.extension.extensionPath, name ?? this.agent.chosen?.name);
     if (!next) {
-      void vscode.window
-        .showErrorMessage(`Reins has no agent named "${name}". Add it to the reins.agents setting.`, 'Open Settings')
-        .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'));
+      void showErrorMessage(`Reins has no agent named "${name}". Add it to the reins.agents setting.`, 'Open Settings').then(
+        (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'),
+      );
       return false;
     }
     await this.agent.starting;

@@ -3,6 +3,7 @@
 // agent cannot take (http or sse without the capability) are said once per agent and server.
 import type { McpServer } from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
+import { showErrorMessage } from './notify';
 import { parseMcpServers } from './acp/mcpServers';
 import type { AgentRuntime } from './session/agentRuntime';
 import type { Transcript } from './session/transcript';
@@ -19,9 +20,9 @@ export function mcpServersSetting(log: vscode.LogOutputChannel): McpServer[] {
   if (fresh.length > 0) {
     for (const p of fresh) shownProblems.add(p);
     const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more: see the log)` : '';
-    void vscode.window
-      .showErrorMessage(`Reins: ${fresh[0]}${more}. That MCP server is left out.`, 'Open Settings')
-      .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.mcpServers'));
+    void showErrorMessage(`Reins: ${fresh[0]}${more}. That MCP server is left out.`, 'Open Settings').then(
+      (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.mcpServers'),
+    );
   }
   return servers;
 }

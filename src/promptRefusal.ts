@@ -2,15 +2,16 @@
 // workspace is not trusted, a turn runs in the folder, a stop there is unconfirmed). The
 // folder session decides; these are the questions and the words.
 import * as vscode from 'vscode';
+import { showWarningMessage } from './notify';
 import type { AgentRuntime } from './session/agentRuntime';
 import type { GateVerdict } from './session/folderGate';
 import type { WhenBusy } from './api';
 
 /** An untrusted workspace starts no agent: said once as a warning with the way to trust it. */
 export function warnUntrusted(): void {
-  void vscode.window
-    .showWarningMessage('Reins starts agents only in trusted workspaces.', 'Manage Workspace Trust')
-    .then((choice) => choice && vscode.commands.executeCommand('workbench.trust.manage'));
+  void showWarningMessage('Reins starts agents only in trusted workspaces.', 'Manage Workspace Trust').then(
+    (choice) => choice && vscode.commands.executeCommand('workbench.trust.manage'),
+  );
 }
 
 /**
@@ -19,7 +20,7 @@ export function warnUntrusted(): void {
  */
 export async function stopForPrompt(whenBusy: WhenBusy, holder: AgentRuntime, folderName: string): Promise<boolean> {
   if (whenBusy === 'keep') return false;
-  const choice = await vscode.window.showWarningMessage(
+  const choice = await showWarningMessage(
     `${holder.name} is running a turn in ${folderName}. One turn runs in a folder at a time: stop it and send this prompt, or wait for it to finish?`,
     { modal: true },
     'Stop and Send',

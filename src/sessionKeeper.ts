@@ -6,6 +6,7 @@
 // `reins.loadSession` / `reins.listSessions` / `reins.deleteSession` are carried out here.
 // FolderSession owns one and calls it at the few places where a session starts or ends.
 import * as vscode from 'vscode';
+import { showWarningMessage } from './notify';
 import { describeExit } from './acp/agentProcess';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { AgentRuntime } from './session/agentRuntime';
@@ -263,7 +264,7 @@ export class SessionKeeper implements vscode.Disposable {
       { action: 'restartAgent', label: 'Restart' },
       { action: 'openLog', label: 'Open Log' },
     ]);
-    void vscode.window.showWarningMessage(`Reins: ${text}`, 'Restart', 'Open Log').then((choice) => {
+    void showWarningMessage(`Reins: ${text}`, 'Restart', 'Open Log').then((choice) => {
       if (choice === 'Restart') {
         this.crashes.reset();
         void this.folder.restartAgent();

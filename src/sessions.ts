@@ -3,6 +3,7 @@
 // README) and *Reins: Open Session…*, the picker over them. The work is the folder's
 // SessionKeeper's (sessionKeeper.ts); loading settles the running turn first, as New Session does.
 import * as vscode from 'vscode';
+import { showErrorMessage, showInformationMessage, showWarningMessage } from './notify';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { FolderSession } from './folderSession';
 import type { WindowSessions } from './windowSessions';
@@ -48,7 +49,7 @@ const deleteButton = (tooltip: string): vscode.QuickInputButton => ({ iconPath: 
 async function pickSession(reins: WindowSessions): Promise<void> {
   const s = reins.session();
   if (!s) {
-    void vscode.window.showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.');
+    void showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.');
     return;
   }
   if (!reins.hasPanel(s)) reins.openPanel(s.folder);
@@ -64,7 +65,7 @@ async function pickSession(reins: WindowSessions): Promise<void> {
     sessions = await s.keeper.listSessions();
   } catch (error) {
     qp.hide();
-    void vscode.window.showErrorMessage(`Reins: ${s.agentName} could not list its sessions: ${(error as Error)?.message ?? error}`);
+    void showErrorMessage(`Reins: ${s.agentName} could not list its sessions: ${(error as Error)?.message ?? error}`);
     return;
   }
   qp.busy = false;
@@ -73,7 +74,7 @@ async function pickSession(reins: WindowSessions): Promise<void> {
   qp.onDidTriggerItemButton(async ({ item }) => {
     if (!item.sessionId) return;
     const result = await s.keeper.deleteSession(item.sessionId);
-    if (result.status === 'failed') void vscode.window.showWarningMessage(`Reins: not deleted: ${result.error}`);
+    if (result.status === 'failed') void showWarningMessage(`Reins: not deleted: ${result.error}`);
     else qp.items = qp.items.filter((i) => i.sessionId !== item.sessionId);
   });
   qp.onDidAccept(async () => {
@@ -83,7 +84,7 @@ async function pickSession(reins: WindowSessions): Promise<void> {
     if (item.isNew) return void vscode.commands.executeCommand('reins.newSession');
     if (!item.sessionId || item.sessionId === s.runtime?.sessionId) return;
     const result = await vscode.commands.executeCommand<LoadSessionResult>('reins.loadSession', item.sessionId, { folder: s.folder.uri });
-    if (result?.status === 'failed' && !result.refused) void vscode.window.showWarningMessage(`Reins: could not open the session: ${result.error}`);
+    if (result?.status === 'failed' && !result.refused) void showWarningMessage(`Reins: could not open the session: ${result.error}`);
   });
 }
 

@@ -5,6 +5,7 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showInformationMessage, showWarningMessage } from './notify';
 import type { UndoResult } from './api';
 import type { Transcript } from './session/transcript';
 import { HandEdits } from './handEdits';
@@ -72,7 +73,7 @@ export class TurnUndo implements vscode.Disposable {
 
   async undo(): Promise<UndoResult> {
     const refused = (reason: string): UndoResult => {
-      void vscode.window.showWarningMessage(`Reins: ${reason}`);
+      void showWarningMessage(`Reins: ${reason}`);
       return { status: 'refused', reason };
     };
     const blocked = undoBlocked(await this.host.gate());
@@ -80,13 +81,13 @@ export class TurnUndo implements vscode.Disposable {
     const checkpoint = this.checkpoint;
     if (!checkpoint) {
       const reason = this.failure ? `there is no checkpoint of the last prompt (${this.failure})` : 'no prompt has been sent here yet';
-      void vscode.window.showInformationMessage(`Reins: nothing to undo: ${reason}.`);
+      void showInformationMessage(`Reins: nothing to undo: ${reason}.`);
       return { status: 'nothing', reason };
     }
     const changes = await checkpoint.changes();
     if (changes.length === 0) {
       const reason = 'no file changed since your last prompt';
-      void vscode.window.showInformationMessage(`Reins: nothing to undo: ${reason}.`);
+      void showInformationMessage(`Reins: nothing to undo: ${reason}.`);
       return { status: 'nothing', reason };
     }
     // Unsaved edits would be overwritten on disk under the editor: saved or reverted first, by the user.
@@ -100,7 +101,7 @@ export class TurnUndo implements vscode.Disposable {
     await this.showDiffs(checkpoint, shown);
     const { message, detail } = undoConfirmation(this.host.folder.name, checkpoint.kind, shown);
     const keepMine = shown.some((c) => c.handEdited) ? ['Keep My Files'] : [];
-    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, 'Undo Changes', ...keepMine);
+    const choice = await showWarningMessage(message, { modal: true, detail }, 'Undo Changes', ...keepMine);
     if (choice !== 'Undo Changes' && choice !== 'Keep My Files') return { status: 'cancelled' };
     // The dialog waited for the user: a turn may have begun meanwhile.
     const late = undoBlocked(await this.host.gate());

@@ -4,6 +4,7 @@
 // A conversation is shown in one place: an editor tab, or the window's one Reins view (which
 // shows one folder at a time); `reins.openIn` says where a new one opens, and it can move.
 import * as vscode from 'vscode';
+import { showInformationMessage } from './notify';
 import { installAction, openAgentSettings } from './agents/prepare';
 import { parallelTurnsPerFolder, resolveAgent, runtimeSettings } from './config';
 import { FirstRun, STOP_README_URL } from './firstRun';
@@ -93,9 +94,9 @@ export class WindowSessions implements vscode.Disposable {
   openPanel(folder?: vscode.WorkspaceFolder, restored?: vscode.WebviewPanel): PanelHost | undefined {
     const session = this.session(folder);
     if (!session) {
-      void vscode.window
-        .showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.', 'Open Folder')
-        .then((c) => c && vscode.commands.executeCommand('workbench.action.files.openFolder'));
+      void showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.', 'Open Folder').then(
+        (c) => c && vscode.commands.executeCommand('workbench.action.files.openFolder'),
+      );
       return undefined;
     }
     this.lastFolder = session.key;

@@ -4,6 +4,7 @@
 // Choosing a preset needs no settings. The registry is fetched while the list is open; when
 // it cannot be reached the list is the presets, and the log says why in one line.
 import * as vscode from 'vscode';
+import { showInformationMessage, showWarningMessage } from '../notify';
 import { configuredAgents, DEMO_AGENT } from '../config';
 import { availability, catalog } from './catalog';
 import { commandFinder } from './findCommand';
@@ -118,7 +119,7 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel): 
   if (chosen.install && chosen.name !== DEMO_AGENT) {
     // Not installed, and npm does not have it: switching would only fail. Say how to install.
     const preset = presetNamed(chosen.name);
-    const choice = await vscode.window.showWarningMessage(
+    const choice = await showWarningMessage(
       `Reins: ${chosen.name} is not installed. Install it with: ${chosen.install}`,
       'Run Install in Terminal',
       'Copy Install Command',
@@ -134,14 +135,14 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel): 
 export async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutputChannel): Promise<string | undefined> {
   const entry = registryEntry(agent);
   if (!entry) {
-    void vscode.window.showWarningMessage(
+    void showWarningMessage(
       `Reins: ${agent.name} is distributed as a binary archive only${agent.archive ? ` (${agent.archive})` : ''}. Reins does not download archives: install it yourself and add its command to reins.agents.`,
     );
     return undefined;
   }
   const existing = configuredAgents()[agent.id];
   if (existing && JSON.stringify(existing) !== JSON.stringify(entry)) {
-    const replace = await vscode.window.showWarningMessage(
+    const replace = await showWarningMessage(
       `reins.agents already has "${agent.id}". Replace it with ${agent.name} ${agent.version} from the ACP Registry?`,
       { modal: true },
       'Replace',
@@ -150,14 +151,12 @@ export async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutpu
   }
   const outcome = await writeAgentEntry(agent.id, entry, log);
   if (!outcome.applied) {
-    void vscode.window
-      .showWarningMessage(
-        `Reins: added ${agent.id} to the ${outcome.where}, but VS Code reads another value for it. Check reins.agents in your folder's settings.`,
-        'Open Settings',
-      )
-      .then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'));
+    void showWarningMessage(
+      `Reins: added ${agent.id} to the ${outcome.where}, but VS Code reads another value for it. Check reins.agents in your folder's settings.`,
+      'Open Settings',
+    ).then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'));
     return undefined;
   }
-  void vscode.window.showInformationMessage(`Reins: added ${agent.name} ${agent.version} to reins.agents in the ${outcome.where}.`);
+  void showInformationMessage(`Reins: added ${agent.name} ${agent.version} to reins.agents in the ${outcome.where}.`);
   return agent.id;
 }

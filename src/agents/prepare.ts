@@ -3,6 +3,7 @@
 // found nowhere, a message with *Open Settings* and the preset's install command (copy it, or
 // run it in a terminal).
 import * as vscode from 'vscode';
+import { showErrorMessage, showInformationMessage } from '../notify';
 import { agentSecrets } from '../auth/secrets';
 import type { ResolvedAgent } from '../config';
 import type { Transcript } from '../session/transcript';
@@ -37,7 +38,7 @@ export function reportNotInstalled(agentName: string, failure: { message: string
   if (failure.preset) actions.push({ action: 'installAgent', label: 'Run Install in Terminal' }, { action: 'copyInstall', label: 'Copy Install Command' });
   transcript.notice('error', text, actions);
   const buttons = failure.preset ? ['Open Settings', 'Run Install in Terminal', 'Copy Install Command'] : ['Open Settings'];
-  void vscode.window.showErrorMessage(`Reins: ${text}`, ...buttons).then((choice) => {
+  void showErrorMessage(`Reins: ${text}`, ...buttons).then((choice) => {
     if (choice === 'Open Settings') void openAgentSettings();
     else if (choice === 'Run Install in Terminal' && failure.preset) runInstall(failure.preset);
     else if (choice === 'Copy Install Command' && failure.preset) void copyInstall(failure.preset);
@@ -67,5 +68,5 @@ export function installAction(agentName: string, command: string | undefined, ac
 
 export async function copyInstall(preset: Preset): Promise<void> {
   await vscode.env.clipboard.writeText(preset.install);
-  void vscode.window.showInformationMessage(`Copied: ${preset.install}`);
+  void showInformationMessage(`Copied: ${preset.install}`);
 }

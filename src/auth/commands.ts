@@ -2,6 +2,7 @@
 // panel's button does the same). Sign Out forgets the values stored for one agent or for all;
 // an agent that is running keeps them until it restarts, and the panel says so.
 import * as vscode from 'vscode';
+import { showInformationMessage } from '../notify';
 import type { WindowSessions } from '../windowSessions';
 import { agentSecrets } from './secrets';
 
@@ -23,7 +24,7 @@ export function registerSignInCommands(reins: WindowSessions, context: vscode.Ex
       if (which === undefined) {
         const names = store.agents();
         if (names.length === 0) {
-          void vscode.window.showInformationMessage('Reins: no sign-in values are stored.');
+          void showInformationMessage('Reins: no sign-in values are stored.');
           return [];
         }
         const picked = await vscode.window.showQuickPick(
@@ -45,7 +46,7 @@ export function registerSignInCommands(reins: WindowSessions, context: vscode.Ex
           { action: 'restartAgent', label: 'Restart Agent' },
         ]);
       }
-      void vscode.window.showInformationMessage(`Reins: signed out of ${forgotten.join(', ')}.`);
+      void showInformationMessage(`Reins: signed out of ${forgotten.join(', ')}.`);
       return forgotten;
     }),
   ];

@@ -7,6 +7,7 @@
 //   terminal  the agent's own command plus the method's args in a VS Code terminal; when that
 //             terminal closes with exit status 0, the agent is restarted (ACP: "reconnect")
 import * as vscode from 'vscode';
+import { showInformationMessage, showWarningMessage } from '../notify';
 import type { PreparedLaunch } from '../agents/launch';
 import { agentMachinery } from '../agentMachinery';
 import type { AgentRuntime } from '../session/agentRuntime';
@@ -79,7 +80,7 @@ export class SignIn {
       { action: 'openLog', label: 'Open Log' },
     ]);
     const buttons = this.methods.slice(0, MAX_BUTTONS).map((m) => m.name);
-    void vscode.window.showWarningMessage(`Reins: ${text}`, ...buttons).then((choice) => {
+    void showWarningMessage(`Reins: ${text}`, ...buttons).then((choice) => {
       const m = this.methods.find((x) => x.name === choice);
       if (m) void this.run(m);
     });
@@ -90,7 +91,7 @@ export class SignIn {
   async choose(methodId?: string): Promise<boolean> {
     const methods = this.methods.length > 0 ? this.methods : parseAuthMethods(this.host.runtime?.agentInfo?.authMethods);
     if (methods.length === 0) {
-      void vscode.window.showInformationMessage(`Reins: ${this.host.agentName} advertises no sign-in method Reins can use.`);
+      void showInformationMessage(`Reins: ${this.host.agentName} advertises no sign-in method Reins can use.`);
       return false;
     }
     let method = methods.find((m) => m.id === methodId);

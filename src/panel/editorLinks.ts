@@ -5,6 +5,7 @@
 // else the proposed text, read-only too.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { showWarningMessage } from '../notify';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import type { ToolDiffView, ToolLocationView } from '../shared/messages';
 import type { Disposable } from '../util/disposable';
@@ -129,9 +130,7 @@ async function showAt(uri: vscode.Uri, line: number | undefined, preserveFocus =
       ...(at && { selection: new vscode.Range(at, at) }),
     });
   } catch (err) {
-    void vscode.window.showWarningMessage(
-      `Reins: cannot open ${vscode.workspace.asRelativePath(uri, false)}: ${err instanceof Error ? err.message : String(err)}`,
-    );
+    void showWarningMessage(`Reins: cannot open ${vscode.workspace.asRelativePath(uri, false)}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

@@ -2,6 +2,7 @@
 // on a tool card, a location clicked, the composer's `@` file search. Failures are logged and
 // said where the user can act; a search that fails answers no files.
 import * as vscode from 'vscode';
+import { showErrorMessage } from '../notify';
 import type { FolderSession } from '../folderSession';
 import type { HostToWebview, WebviewToHost } from '../shared/messages';
 import { openLocation, openToolDiff } from './editorLinks';
@@ -19,7 +20,7 @@ export function handleEditorRequest(m: EditorRequest, session: FolderSession, re
       if (!diff) return void log.warn(`Open Diff: tool call ${m.toolCallId} has no diff ${m.index}`);
       openToolDiff(diff, session.folder).catch((err: unknown) => {
         log.error(`Open Diff ${diff.path}: ${String(err)}`);
-        void vscode.window.showErrorMessage(`Reins could not open the diff of ${diff.path}: ${err instanceof Error ? err.message : String(err)}`);
+        void showErrorMessage(`Reins could not open the diff of ${diff.path}: ${err instanceof Error ? err.message : String(err)}`);
       });
       return;
     }

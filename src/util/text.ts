@@ -15,3 +15,16 @@ const ICON = /\$\([A-Za-z0-9-]+(?:~[A-Za-z]+)?\)/g;
 export function escapeIcons(text: string): string {
   return text.replace(ICON, (icon) => `\\${icon}`);
 }
+
+/** The links VS Code's notifications draw (linkedText.ts): `[label](https://…)`, `(command:…)`, `(file:…)`. */
+const NOTIFICATION_LINK = /\]\((?=https?:\/\/|command:|file:)/gi;
+
+/**
+ * A notification's message with no link in it. VS Code draws `[label](command:…)` in a
+ * notification as a link that runs the command when clicked (any command, with arguments), so
+ * text Reins does not write (an agent's error, its stderr, a path it gave, an agent's name from
+ * the settings) must not make one: a space between `]` and `(` leaves it as written, unlinked.
+ */
+export function unlinked(text: string): string {
+  return text.replace(NOTIFICATION_LINK, '] (');
+}
