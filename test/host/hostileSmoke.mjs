@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // Hostile smoke (issue 12): the corpus of hostile agent output (test/fixtures/hostile/corpus.mjs)
 // played by the scripted agent into the real panel in code-server, as a turn: each payload as
-// agent text (followed by a line "AFTER-i"), as a tool card's title and content, some in a
-// thought, the plan, a permission request's title and options, and the turn's error. Then, in
+// agent text (followed by a line "AFTER-i"), as a tool card's title and content, as the path and
+// each side of its diffs, some in a thought, the plan, a permission request's title and options,
+// and the turn's error; the agent configured under a hostile name (the `reins.agents` key) and
+// reporting a hostile `agentInfo` (test/fixtures/hostile/placements.mjs). Then, in
 // the real webview: nothing executed (no `window.__reinsPwned` in any frame, no request to the
 // local server every payload aims at), no CSP violation (a `securitypolicyviolation` listener in
 // the webview, and the console), no active element in the transcript, only web and mail links,
-// misleading links show their target, and the text after every payload is shown. The probes
+// misleading links show their target, and the text after every payload is shown; the name is
+// text wherever it is shown (header, empty state, status line, input box, the workbench's status
+// bar; test/host/hostileProbes.mjs), and so is every diff. The probes
 // are checked once on purpose at the end (a blocked image must be reported, a marker found).
 //
 // Standalone: `node test/host/hostileSmoke.mjs` (needs dist/ built); run.mjs calls it.
@@ -17,6 +21,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { hostilePayloads } from '../fixtures/hostile/corpus.mjs';
+import { hostileAgentName, NAME_TOKEN, scenarioFor } from '../fixtures/hostile/placements.mjs';
+import { checkAgentName, checkDiffs, checkStatusBar } from './hostileProbes.mjs';
 import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -42,51 +48,6 @@ async function hitServer() {
   return { hits, url: (tag) => `http://127.0.0.1:${port}/hit/${encodeURIComponent(tag)}`, close: () => server.close() };
 }
 
-const BIDI_TITLE = 'Edit report\u202Efdp.exe';
-const BIDI_OPTION = 'Allow \u202Eexe.txt';
-
-/** The scripted agent's turn: every payload in every place the agent's text can reach. */
-function scenarioFor(payloads) {
-  const short = (text) => text.slice(0, 400);
-  const steps = [];
-  payloads.forEach(({ name, text }, i) => {
-    steps.push({ text: `${text}\n\nAFTER-${i}\n`, chunk: 4096, intervalMs: 1 });
-    // A tool call between two texts starts a new agent entry: one payload cannot hide the next.
-    steps.push({ tool: { id: `hostile-${i}`, title: `${name}: ${short(text)}`, kind: 'other', status: 'in_progress' } });
-    steps.push({ toolUpdate: { id: `hostile-${i}`, status: 'completed', text: text.slice(0, 20_000) } });
-  });
-  // Agent text outside Markdown with a right-to-left override and a zero-width space: a file
-  // name that would read as "reportexe.pdf", a location that would read as README.md.
-  steps.push({
-    update: {
-      sessionUpdate: 'tool_call',
-      toolCallId: 'hostile-bidi',
-      title: BIDI_TITLE,
-      kind: 'edit',
-      status: 'completed',
-      locations: [{ path: 'READ\u200BME.md', line: 3 }],
-    },
-  });
-  const small = payloads.filter(({ text }) => text.length < 1000);
-  steps.push({ thought: small.map(({ text }) => text).join('\n\n'), chunk: 4096, intervalMs: 1 });
-  steps.push({ update: { sessionUpdate: 'plan', entries: small.map(({ text }) => ({ content: short(text), priority: 'medium', status: 'pending' })) } });
-  steps.push({ tool: { id: 'hostile-permission', title: short(small[1].text), kind: 'edit', status: 'pending' } });
-  steps.push({
-    permission: {
-      toolCallId: 'hostile-permission',
-      title: short(small[0].text),
-      options: [
-        { optionId: 'allow-once', name: `${short(small[2].text)} ${BIDI_OPTION}`, kind: 'allow_once' },
-        { optionId: 'reject-once', name: `${short(small[3].text)} ${BIDI_OPTION}`, kind: 'reject_once' },
-      ],
-    },
-  });
-  steps.push({ stderr: small[0].text, repeat: 2 });
-  steps.push({ text: '\n\nTHE-END-OF-THE-ANSWER\n', chunk: 4096, intervalMs: 1 });
-  steps.push({ error: { code: -32603, message: `${small[1].text} ${small[0].text}` } });
-  return { name: 'hostile', prompts: [{ steps }] };
-}
-
 /** `window.__reinsPwned` in every frame of the page (the workbench, the webview host, the panel). */
 async function markers(page) {
   const found = [];
@@ -97,28 +58,40 @@ async function markers(page) {
   return found;
 }
 
+async function typeAndSend(frame, text, timeoutMs) {
+  const input = frame.locator('#prompt-input');
+  await frame.waitForFunction(() => !document.querySelector('#prompt-input')?.readOnly, null, { timeout: timeoutMs });
+  await input.click();
+  await input.pressSequentially(text, { delay: 10 });
+  await input.press('Enter');
+}
+
 /** `server` (from startCodeServer) is reused if given; otherwise one is started and stopped. */
 export async function runHostileSmoke({ server, extensionDevelopmentPath = repo, timeoutMs = 90_000 } = {}) {
   mkdirSync(resultsDir, { recursive: true });
-  for (const f of ['hostile-answer.png', 'hostile-links.png', 'hostile-end.png', 'hostile-failure.png']) rmSync(join(resultsDir, f), { force: true });
+  for (const f of ['hostile-name.png', 'hostile-answer.png', 'hostile-links.png', 'hostile-end.png', 'hostile-failure.png'])
+    rmSync(join(resultsDir, f), { force: true });
   const hits = await hitServer();
   const payloads = hostilePayloads(hits.url);
   const workspace = mkdtempSync(join(tmpdir(), 'reins-hostile-ws-'));
   cpSync(join(repo, 'test/fixtures/workspace'), workspace, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'reins-hostile-'));
-  writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(scenarioFor(payloads)));
-  // Workspace settings: `reins.agents` is machine-overridable, so a folder may set it.
+  writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(scenarioFor(payloads, hits.url)));
+  const agentName = hostileAgentName(hits.url);
+  // Workspace settings: `reins.agents` is machine-overridable, so a folder may set it (in a
+  // remote window such as code-server's, the folder's value is read; the User settings' is not).
+  // The agent is configured under a hostile name, as a cloned folder's settings could name it.
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
   writeFileSync(
     join(workspace, '.vscode', 'settings.json'),
     JSON.stringify({
       'reins.agents': {
-        hostile: {
+        [agentName]: {
           command: process.execPath,
           args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario', join(scratch, 'scenario.json')],
         },
       },
-      'reins.defaultAgent': 'hostile',
+      'reins.defaultAgent': agentName,
       'reins.openIn': 'editor',
     }),
   );
@@ -142,18 +115,46 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
       window.__reinsCsp = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__reinsCsp.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    await step(`${payloads.length} hostile payloads as text, tool cards, a thought, the plan; the permission (hostile too) answered`, async () => {
-      const input = frame.locator('#prompt-input');
-      await frame.waitForFunction(() => !document.querySelector('#prompt-input')?.readOnly, null, { timeout: timeoutMs });
-      await input.click();
-      await input.pressSequentially('play the corpus', { delay: 10 });
-      await input.press('Enter');
-      await frame.locator('.entry.permission button[data-option-id="reject-once"]').first().click({ timeout: timeoutMs });
-    });
+    // Checked with the other places of the name after the turn (the empty state keeps its text
+    // while hidden), so that one run shows every place that fails.
+    await step("the agent's hostile name in the header and the empty state", () =>
+      frame.waitForFunction((token) => document.querySelector('.empty-title')?.textContent.includes(token), NAME_TOKEN, { timeout: timeoutMs }),
+    );
+    await page.screenshot({ path: join(resultsDir, 'hostile-name.png') });
+    await step(
+      `${payloads.length} hostile payloads as text, tool cards (their diffs too), a thought, the plan; the permission (hostile too) answered`,
+      async () => {
+        await typeAndSend(frame, 'play the corpus', timeoutMs);
+        await frame.locator('.entry.permission button[data-option-id="reject-once"]').first().click({ timeout: timeoutMs });
+      },
+    );
     await step('the turn ends with the (hostile) error', async () => {
       await frame.locator('.entry.agent', { hasText: 'THE-END-OF-THE-ANSWER' }).first().waitFor({ timeout: timeoutMs });
       await frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs });
     });
+    // Sabotage (2 December: the empty state, the status line and the placeholder with the name as
+    // plain textContent, the status bar without escapeIcons and markers), this printed:
+    //   step "a second prompt makes the agent exit; …" failed after 0.6 s: empty state: a raw bidi
+    //   or zero-width character ("Ask <img src=x onerror=…>$(zap) [run](command:…) \u202EZZ");
+    //   empty state: no ⟨RLO⟩ marker (…); empty state: the name is not isolated; status line: a raw
+    //   bidi …; input box: a raw bidi …; status bar: the name's $(zap) is drawn as an icon (…);
+    //   status bar: "$(zap)" is not shown as text (…); status bar: a raw bidi or zero-width character
+    await step(
+      "a second prompt makes the agent exit; its hostile name is text, its override a marker, in the header, the empty state, the status line, the input box, the picker's tooltip and the status bar",
+      async () => {
+        await typeAndSend(frame, 'exit now', timeoutMs);
+        await frame.locator('#status .status-text', { hasText: NAME_TOKEN }).waitFor({ state: 'attached', timeout: timeoutMs });
+        const problems = await checkAgentName(frame, NAME_TOKEN, [
+          ['header', '.agent-name'],
+          ['empty state', '.empty-title'],
+          ['status line', '#status .status-text'],
+          ['input box', '#prompt-input', 'placeholder'],
+          ["the picker's tooltip", '#agent-picker', 'title'],
+        ]);
+        problems.push(...(await checkStatusBar(page, NAME_TOKEN)).map((p) => `status bar: ${p}`));
+        if (problems.length) throw new Error(problems.join('; '));
+      },
+    );
     await page.screenshot({ path: join(resultsDir, 'hostile-end.png') });
 
     // Sabotage (markdown.ts's markdown-it with html: true, so raw HTML reaches the DOM), the run
@@ -186,6 +187,16 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
       const missing = payloads.map((p, i) => (shown.includes(`AFTER-${i}`) ? undefined : `${i} (${p.name})`)).filter(Boolean);
       if (missing.length) throw new Error(`missing after: ${missing.join(', ')}`);
       for (const tail of ['level 59', 'deep quote', 'r149c39']) if (!shown.includes(tail)) throw new Error(`"${tail}" is not shown`);
+    });
+    // Sabotage (2 December): a diff's file link as plain textContent (no markers) printed
+    //   step "every payload as a diff's path …" failed after 0.0 s: 2 problems: 46: a raw bidi or
+    //   zero-width character in diff 0; 46: a raw bidi or zero-width character in diff 1
+    // and a diff's row as innerHTML never got this far: the panel's document was replaced,
+    //   step "54 hostile payloads as text, tool cards (their diffs too), …" failed after 90.8 s:
+    //   locator.click: Timeout 90000ms exceeded … transcript (end): (n/a)
+    await step("every payload as a diff's path and both sides: drawn inline, the text after each shown, no raw bidi character", async () => {
+      const problems = await checkDiffs(frame, payloads.length);
+      if (problems.length) throw new Error(`${problems.length} problems: ${problems.slice(0, 12).join('; ')}`);
     });
     await step('a link whose text reads as another address shows where it goes', async () => {
       const targets = await frame.locator('.entry.agent .md-link-target').allInnerTexts();
