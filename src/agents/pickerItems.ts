@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import type { Availability, CatalogAgent } from './catalog';
 import type { RegistryAgent } from './registry';
 import { presetBrief } from '../session/agentQuirks';
+import { escapeIcons } from '../util/text';
 
 export type PickerItem =
   | { kind: 'separator'; label: string }
@@ -50,12 +51,14 @@ export function agentItem(agent: CatalogAgent, a: Availability | undefined, curr
   ];
   const about = agent.preset && [agent.preset.requirement, presetBrief(agent.preset.name)].filter(Boolean).join('; ');
   const detail = missing && agent.preset ? `Install: ${agent.preset.install}` : [commandLine, about].filter(Boolean).join(' — ');
+  // VS Code draws `$(…)` in a quick pick's texts as an icon: a name is a settings key and a command
+  // line may hold `$(date)`, shown as written (escapeIcons).
   return {
     kind: 'agent',
     name: agent.name,
-    label: agent.name,
-    description: parts.filter(Boolean).join(' · '),
-    detail,
+    label: escapeIcons(agent.name),
+    description: escapeIcons(parts.filter(Boolean).join(' · ')),
+    detail: escapeIcons(detail),
     install: missing ? agent.preset?.install : undefined,
     current: agent.name === current,
   };
@@ -70,9 +73,10 @@ export function registryItem(agent: RegistryAgent): Extract<PickerItem, { kind: 
   return {
     kind: 'registry',
     agent,
-    label: agent.name,
-    description: `${agent.version} · ${agent.distributions.join(', ')} · ACP Registry`,
-    detail: [agent.description, how].filter(Boolean).join(' — '),
+    // The registry's texts, as written (escapeIcons).
+    label: escapeIcons(agent.name),
+    description: escapeIcons(`${agent.version} · ${agent.distributions.join(', ')} · ACP Registry`),
+    detail: escapeIcons([agent.description, how].filter(Boolean).join(' — ')),
     addable: agent.launch !== undefined,
   };
 }

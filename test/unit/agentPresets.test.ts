@@ -132,6 +132,20 @@ describe('agent presets', () => {
     assert.ok(items.some((i) => i.kind === 'agent' && i.name === 'demo' && i.current));
   });
 
+  // A name is a settings key (a cloned folder's may set one) and a command line may hold `$(date)`:
+  // VS Code's quick pick would draw each `$(…)` as an icon. Sabotage (agentItem without
+  // escapeIcons): "+ '$(zap) x' - '\\$(zap) x'".
+  it("the picker shows $(…) in an agent's name and command line as text", () => {
+    const agent = nth(
+      catalog({ '$(zap) x': { command: 'sh', args: ['-c', 'echo $(date)'] } }).filter((a) => a.configured),
+      0,
+    );
+    const item = agentItem(agent, { kind: 'missing' }, 'goose');
+    assert.equal(item.name, '$(zap) x', 'the name itself is kept for choosing it');
+    assert.equal(item.label, '\\$(zap) x');
+    assert.ok(item.detail?.includes('echo \\$(date)'), item.detail);
+  });
+
   // Sabotage (withDirOnPath returning env as is): "+ undefined" for PATH — an nvm script's
   // `#!/usr/bin/env node` would not find its node.
   it('a command found through the login shell runs with its own folder first on PATH', async () => {
