@@ -18,10 +18,13 @@
 // Sabotage notes (2 December; docs/RELIABILITY.md has the runs):
 // - A chunk dropped (Transcript.apply skipping `c1234 `): the first test printed
 //   "AssertionError: one: the answer differs from the flood at 6298: …231 c1232 c1233 c1235 c1236 …".
-// - Force Stop not ending the agent (AgentEnd.forceStop without proc.end): not seen yet; that run's
-//   second test failed first, on a stop left unverified at the 10 s settle budget (now 120 s here).
-// - One folder's session shared with its checkout's (WindowSessions.session keyed by the checkout):
-//   the run failed, its message lost; to be repeated.
+// - Force Stop not ending the agent (AgentEnd.forceStop without `proc.end`): the first test passed,
+//   the second printed "Error: timed out after 15000 ms waiting for every agent process gone"
+//   (44.6 s in all).
+// - One folder's session shared with its checkout's (WindowSessions.session keying a `pkg`
+//   folder's session by its checkout): the first test printed "AssertionError: one: the agent sent
+//   its flood  0 !== 1" (the `pkg` folder's agent had replaced the checkout's), the second "Error:
+//   timed out after 120000 ms waiting for one: 300 chunks of the second flood shown" (5 min 12 s).
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
