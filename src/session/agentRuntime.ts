@@ -31,6 +31,7 @@ import type { ListOutcome } from './sessionList';
 import type { LoadOutcome } from './sessionSwitch';
 import { TurnController } from './turnController';
 import type { StopCause, TurnResult } from './turnMachine';
+import { oneLine } from '../util/text';
 
 export type { PendingPermission } from './permissions';
 export { formatStopLine, type StopReport } from './stopReport';
@@ -307,7 +308,9 @@ export class AgentRuntime {
       // Its own helpers (codex-acp's native binary, gemini's relaunched self, claude's Claude
       // Code process) start now.
       await this.turns.refreshBaseline();
-      log.info(`agent ${this.name} ready: session ${session.sessionId} (${init.agentInfo?.name ?? 'unnamed'} ${init.agentInfo?.version ?? ''})`);
+      // The agent's own strings, kept on this line (a newline in its name would forge a log line).
+      const about = oneLine(`${session.sessionId} (${init.agentInfo?.name ?? 'unnamed'} ${init.agentInfo?.version ?? ''})`);
+      log.info(`agent ${this.name} ready: session ${about}`);
       this.setPhase('ready');
     } catch (error) {
       const message = describeStartFailure(launch, error, proc);

@@ -28,3 +28,16 @@ const NOTIFICATION_LINK = /\]\((?=https?:\/\/|command:|file:)/gi;
 export function unlinked(text: string): string {
   return text.replace(NOTIFICATION_LINK, '] (');
 }
+
+/** How oneLine writes the common ones, as JSON does. */
+const ESCAPED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * An agent's string in a log line, on that line: its line breaks and other control characters
+ * escaped (`\n`, `\u001b`), so that an `agentInfo.name` holding "\n… [error] …" cannot write a
+ * line that reads as Reins' own.
+ */
+export function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the control characters are what it escapes
+  return text.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => ESCAPED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -49,6 +49,22 @@ afterEach(async () => {
 describe('protocol at the runtime: config, early updates, content, mcp, version, $/cancel_request', function () {
   this.timeout(20_000);
 
+  // An agent's agentInfo is shown only in the log (issue 12): a newline in its name must not
+  // write a line of its own that reads as Reins'. Sabotage (the ready line without oneLine):
+  //   AssertionError: info agent scripted ready: session sess-1 (<script>x</script>
+  //   2026-12-02 00:00:00.000 [error] a forged log line 1 …
+  it("keeps a hostile agentInfo on its own log line: the agent's line breaks escaped", async () => {
+    const forged = '2026-12-02 00:00:00.000 [error] a forged log line';
+    const { rt, log } = make({ init: { agentInfo: { name: `<script>x</script>\n${forged}`, version: '1\r\n2' } }, prompts: quick });
+    await rt.start();
+    const ready = log.lines.find((l) => l.includes('ready: session'));
+    assert.ok(ready?.includes(`<script>x</script>\\n${forged}`), ready);
+    assert.ok(
+      log.lines.every((l) => !/[\r\n]/.test(l)),
+      log.lines.filter((l) => /[\r\n]/.test(l)).join(' | '),
+    );
+  });
+
   it('keeps updates sent before the session/new answer and applies them once the session exists', async () => {
     const { rt } = make({
       session: {
