@@ -23,7 +23,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { hostilePayloads } from '../fixtures/hostile/corpus.mjs';
 import { hostileAgentName, NAME_TOKEN, scenarioFor } from '../fixtures/hostile/placements.mjs';
 import { checkAgentName, checkDiffs, checkStatusBar } from './hostileProbes.mjs';
-import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import {
+  cleanupAll,
+  findWebviewFrame,
+  launchBrowser,
+  openWorkbench,
+  runCommand,
+  scriptedAgentEntry,
+  startCodeServer,
+  stepper,
+  workbenchUrl,
+} from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -86,10 +96,7 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
     join(workspace, '.vscode', 'settings.json'),
     JSON.stringify({
       'reins.agents': {
-        [agentName]: {
-          command: process.execPath,
-          args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario', join(scratch, 'scenario.json')],
-        },
+        [agentName]: scriptedAgentEntry(extensionDevelopmentPath, { scenarioFile: join(scratch, 'scenario.json') }),
       },
       'reins.defaultAgent': agentName,
       'reins.openIn': 'editor',
