@@ -9,11 +9,13 @@
 // #attached-files .attached-file.
 //
 // Standalone: `node test/host/uiSmoke.mjs` (needs dist/ built); run.mjs calls runUiSmoke().
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { composerSteps } from './uiSmokeComposer.mjs';
+import { queueSteps } from './uiSmokeQueue.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -202,6 +204,39 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       const announced = await frame.locator('.answer-announcer').textContent();
       if (!done) throw new Error(`the announcer holds ${JSON.stringify(announced?.slice(-300))}`);
     });
+    // The copy button of the answer's code block, as a person uses it: a click, then Ctrl+V in the
+    // prompt box pastes the code (the webview's navigator.clipboard, the browser's own clipboard);
+    // the button says "Copied" with a check for a moment, then is a copy button again.
+    // Passed standalone on 2026-12-02 (the button read "Copied" with codicon-check; the paste was the code).
+    // Sabotage (transcript.ts's copyCode without its show(true) call), this printed:
+    //   step "the code block's copy button puts the code on the clipboard (pasted into the prompt box) and says Copied"
+    //   failed after 5.1 s: frame.waitForFunction: Timeout 5000ms exceeded.
+    await step("the code block's copy button puts the code on the clipboard (pasted into the prompt box) and says Copied", async () => {
+      const block = frame.locator('.entry.agent .code-block').first();
+      const code = await block.locator('pre > code').textContent();
+      const button = block.locator('.code-copy');
+      await button.click();
+      await frame.waitForFunction(
+        () => {
+          const b = document.querySelector('.entry.agent .code-block .code-copy');
+          return b?.classList.contains('copied') && b.getAttribute('title') === 'Copied' && b.querySelector('.codicon-check') !== null;
+        },
+        null,
+        { timeout: 5_000 },
+      );
+      log(
+        `copy button after the click: ${JSON.stringify(await button.getAttribute('aria-label'))}, icon ${await button.locator('.codicon').getAttribute('class')}`,
+      );
+      const input = frame.locator('#prompt-input');
+      await input.click();
+      await input.fill('');
+      await input.press('Control+V');
+      const pasted = await input.inputValue();
+      if (pasted !== code) throw new Error(`Ctrl+V pasted ${JSON.stringify(pasted.slice(0, 120))}, want the code ${JSON.stringify(code?.slice(0, 120))}`);
+      await input.fill('');
+      // Back to a copy button: the state is a moment's feedback, not for good.
+      await frame.waitForFunction(() => document.querySelector('.entry.agent .code-block .code-copy .codicon-copy') !== null, null, { timeout: 5_000 });
+    });
     const answer = frame.locator('.entry.agent').last();
     if (!(await answer.isVisible())) throw new Error('the agent answer exists but is not visible');
     log(`last agent entry: ${JSON.stringify((await answer.innerText()).trim().slice(0, 200))}`);
@@ -249,82 +284,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await page.locator('.tab.active', { hasText: 'README.md' }).first().waitFor({ timeout: 15_000 });
     });
 
-    // The session line and slash completion: the demonstration offers a (pretend) mode and model
-    // and two slash commands. `/` lists them; Enter takes one and must not also send the prompt.
-    await step('header shows the mode and model', async () => {
-      await frame.locator('#session-mode', { hasText: 'Ask' }).waitFor({ timeout: 10_000 });
-      await frame.locator('#session-model', { hasText: 'Scripted' }).waitFor({ timeout: 10_000 });
-    });
-    await step("the header's agent is a picker: a click lists the agents (the installed presets among them); Escape leaves it", async () => {
-      await frame.locator('#agent-picker', { hasText: 'demo' }).click();
-      const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ visible: true });
-      await rows.first().waitFor({ timeout: 15_000 });
-      log(`agent picker rows: ${JSON.stringify((await rows.allInnerTexts()).map((t) => t.split('\n')[0]).slice(0, 8))}`);
-      await page.keyboard.press('Escape');
-      await page.locator('.quick-input-widget').filter({ visible: true }).waitFor({ state: 'hidden', timeout: 10_000 });
-    });
-    // Sabotage (slashCompletion.ts's keydown without stopImmediatePropagation), this printed:
-    //   step ""/" lists the slash commands; …" failed: the input holds "", want "/slow "
-    await step('"/" lists the slash commands; Enter takes one without sending', async () => {
-      const users = await frame.locator('.entry.user').count();
-      const input = frame.locator('#prompt-input');
-      await input.click();
-      await input.pressSequentially('/sl', { delay: 15 });
-      await frame.locator('#slash-completion .slash-item', { hasText: '/slow' }).first().waitFor({ timeout: 5_000 });
-      await input.press('Enter');
-      const value = await input.inputValue();
-      if (value !== '/slow ') throw new Error(`the input holds ${JSON.stringify(value)}, want "/slow "`);
-      await frame.waitForTimeout(300);
-      if ((await frame.locator('.entry.user').count()) !== users) throw new Error('Enter on a completion also sent the prompt');
-      await input.fill('');
-    });
-    // A file to attach and then lose (the give-back step below), listed before the first `@`
-    // search caches the folder's files.
-    const doomed = join(workspace, 'attach-me.txt');
-    writeFileSync(doomed, 'attached, then deleted before the prompt is sent\n');
-    await step('"@READ", ArrowDown and Enter attach the highlighted file: its chip, its name in the text, nothing sent', async () => {
-      const users = await frame.locator('.entry.user').count();
-      const input = frame.locator('#prompt-input');
-      await input.click();
-      await input.pressSequentially('@READ', { delay: 15 });
-      await frame.locator('#file-completion .file-item', { hasText: 'README.md' }).first().waitFor({ timeout: 10_000 });
-      await input.press('ArrowDown');
-      const name = (await frame.locator('#file-completion .file-item.active .slash-name').innerText()).trim();
-      const active = await input.getAttribute('aria-activedescendant');
-      if (!active?.startsWith('file-item-')) throw new Error(`the input's aria-activedescendant is ${active}, want a file-item-`);
-      await input.press('Enter');
-      await frame.locator('#attached-files .attached-file', { hasText: name }).waitFor({ timeout: 5_000 });
-      await frame.locator('#file-completion').waitFor({ state: 'hidden', timeout: 5_000 });
-      const value = await input.inputValue();
-      if (!value.startsWith('@') || !value.includes(name)) throw new Error(`the input holds ${JSON.stringify(value)}, want the file ${name} named`);
-      await frame.waitForTimeout(300);
-      if ((await frame.locator('.entry.user').count()) !== users) throw new Error('Enter on a file also sent the prompt');
-      await frame.locator('#attached-files .attached-remove').first().click();
-      await frame.locator('#attached-files').waitFor({ state: 'hidden', timeout: 5_000 });
-      await input.fill('');
-    });
-    await step('a prompt handed back to the box keeps its attached file (the file vanished before it was sent)', async () => {
-      const input = frame.locator('#prompt-input');
-      await input.click();
-      await input.pressSequentially('please read @attach-m', { delay: 15 });
-      await frame.locator('#file-completion .file-item', { hasText: 'attach-me.txt' }).first().waitFor({ timeout: 10_000 });
-      await input.press('Enter');
-      await frame.locator('#attached-files .attached-file', { hasText: 'attach-me.txt' }).waitFor({ timeout: 5_000 });
-      rmSync(doomed);
-      await input.press('Enter');
-      await frame.locator('.entry.notice', { hasText: 'Not sent: no such file' }).first().waitFor({ timeout: 15_000 });
-      await frame.waitForFunction(() => document.querySelector('#prompt-input')?.value.includes('please read @attach-me.txt'), null, { timeout: 10_000 });
-      await frame.locator('#attached-files .attached-file', { hasText: 'attach-me.txt' }).waitFor({ timeout: 5_000 });
-      await frame.locator('#attached-files .attached-remove').first().click();
-      await input.fill('');
-    });
-    await step('a click on the model opens its picker; the choice shows in the header', async () => {
-      await frame.locator('#session-model').click();
-      const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Scripted, slow' });
-      await row.first().waitFor({ state: 'visible', timeout: 10_000 });
-      await row.first().click();
-      await frame.locator('#session-model', { hasText: 'slow' }).waitFor({ timeout: 10_000 });
-    });
+    await composerSteps({ page, frame, step, log, workspace });
 
     // Stop as a person would: a slow turn, Send become Stop, Escape in the panel, the confirmed
     // stop. One busy state (issue 10): while the conversation is in sight nothing outside it says
@@ -359,53 +319,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       if (!(await frame.locator('#stop').isVisible())) throw new Error('the Escape that closed the list also stopped the turn');
       await input.fill('');
     });
-    // Enter while a turn runs (reins.whenBusy `ask`, issue 13): the choice beside the box, with its
-    // keys; Escape keeps the text; Queue puts it above the box, editable and removable; the stop
-    // below gives what is still queued back to the box.
-    // Sabotage (composer.ts's submit sending at once instead of opening the choice), this printed:
-    //   step "Enter while the turn runs offers …" failed: locator.waitFor: Timeout 5000ms exceeded (#busy-choice)
-    await step('Enter while the turn runs offers Queue and Stop and Send (the demo cannot steer), with their keys; Escape keeps the text', async () => {
-      const input = frame.locator('#prompt-input');
-      await input.pressSequentially('queued one', { delay: 5 });
-      await input.press('Enter');
-      await frame.locator('#busy-choice').waitFor({ state: 'visible', timeout: 5_000 });
-      const labels = await frame.locator('#busy-choice .busy-option').allInnerTexts();
-      const flat = labels.map((l) => l.replace(/\s+/g, ' ').trim());
-      if (JSON.stringify(flat) !== JSON.stringify(['Queue 1', 'Stop and Send 2'])) throw new Error(`the choices read ${JSON.stringify(flat)}`);
-      await frame.waitForFunction(() => document.activeElement?.getAttribute('data-choice') === 'queue', null, { timeout: 5_000 });
-      await frame.locator(':focus').press('Escape');
-      await frame.locator('#busy-choice').waitFor({ state: 'hidden', timeout: 5_000 });
-      if ((await input.inputValue()) !== 'queued one') throw new Error(`Escape left ${JSON.stringify(await input.inputValue())} in the box`);
-      await frame.waitForTimeout(300);
-      if (!(await frame.locator('#stop').isVisible())) throw new Error('the Escape that closed the choice also stopped the turn');
-    });
-    await step('Enter then 1 queues it; a second one with Enter Enter; both shown above the box, in order', async () => {
-      const input = frame.locator('#prompt-input');
-      await input.press('Enter');
-      await frame.locator('#busy-choice').waitFor({ state: 'visible', timeout: 5_000 });
-      await frame.locator(':focus').press('1');
-      await frame.locator('#queue .queued-item', { hasText: 'queued one' }).waitFor({ timeout: 5_000 });
-      if ((await input.inputValue()) !== '') throw new Error('the queued text is still in the box');
-      await input.pressSequentially('queued two', { delay: 5 });
-      await input.press('Enter');
-      await frame.locator('#busy-choice').waitFor({ state: 'visible', timeout: 5_000 });
-      await frame.locator(':focus').press('Enter');
-      await frame.locator('#queue .queued-item').nth(1).waitFor({ timeout: 5_000 });
-      const texts = await frame.locator('#queue .queued-text').allInnerTexts();
-      if (JSON.stringify(texts) !== JSON.stringify(['queued one', 'queued two'])) throw new Error(`the queue reads ${JSON.stringify(texts)}`);
-    });
-    await page.screenshot({ path: join(resultsDir, 'ui-smoke-queue.png') });
-    await step('a queued prompt edited in place (Enter saves), another removed', async () => {
-      await frame.locator('#queue .queued-item').first().locator('.queued-edit').click();
-      const box = frame.locator('#queue .queue-edit');
-      await box.fill('queued one, edited');
-      await box.press('Enter');
-      await frame.locator('#queue .queued-text', { hasText: 'queued one, edited' }).waitFor({ timeout: 5_000 });
-      await frame.locator('#queue .queued-item', { hasText: 'queued two' }).locator('.queued-remove').click();
-      await frame.waitForFunction(() => document.querySelectorAll('#queue .queued-item').length === 1, null, { timeout: 5_000 });
-      const texts = await frame.locator('#queue .queued-text').allInnerTexts();
-      if (JSON.stringify(texts) !== JSON.stringify(['queued one, edited'])) throw new Error(`the queue reads ${JSON.stringify(texts)}`);
-    });
+    await queueSteps({ page, frame, step, resultsDir });
     await step('Escape in the panel stops it: confirmed, Stop gone, status bar idle', async () => {
       await frame.locator('#prompt-input').press('Escape');
       await frame.locator('.entry.notice', { hasText: 'the agent confirmed' }).first().waitFor({ timeout: 15_000 });
