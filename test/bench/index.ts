@@ -16,6 +16,7 @@ import { benchLifeline } from './lifeline';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
 import { benchTranscript } from './micro';
 import { benchWebview } from './webview';
+import { benchWebviewScroll } from './webviewScroll';
 
 const RESPAWNED = 'REINS_BENCH_GC';
 
@@ -71,6 +72,7 @@ async function main(): Promise<number> {
     ['host', () => benchHost(quick ? 5 : 20, quick ? 1_000 : 10_000)],
     ['activation', () => benchActivation(quick ? 2 : 5)],
     ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10)],
+    ['webview:scroll', () => benchWebviewScroll(quick ? 300 : 3_000, 7)],
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
     ['checkpoint', () => benchCheckpoint(quick ? 500 : 5_000, quick ? 3 : 7)],
   ];

@@ -15,19 +15,19 @@ import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 
-interface Frame {
+export interface Frame {
   evaluate<T>(script: string): Promise<T>;
   $(selector: string): Promise<unknown>;
   locator(selector: string): { click(): Promise<void>; pressSequentially(t: string, o?: { delay?: number }): Promise<void>; press(k: string): Promise<void> };
 }
-interface Page {
+export interface Page {
   goto(url: string, o?: { timeout?: number }): Promise<unknown>;
   frames(): Frame[];
   mainFrame(): Frame;
   locator(selector: string): { waitFor(o?: { timeout?: number }): Promise<void> };
   waitForTimeout(ms: number): Promise<void>;
 }
-interface CodeServerLib {
+export interface CodeServerLib {
   startCodeServer(o: { folder: string; settings?: Record<string, unknown> }): Promise<{ stop(): Promise<void> }>;
   launchBrowser(): Promise<{ page: Page; close(): Promise<void> }>;
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
@@ -38,7 +38,7 @@ interface CodeServerLib {
 }
 
 /** What the probe hands back for one window of time. */
-interface Window {
+export interface Window {
   /** rAF timestamps (ms). */
   frames: number[];
   /** MutationObserver deliveries on #transcript before each frame. */
@@ -55,7 +55,7 @@ interface Window {
 
 // The probe, as a string: it runs in the webview's frame (Playwright evaluates it there, past
 // the CSP), and a bundled function could carry helper names it does not have there.
-const PROBE = `(() => {
+export const PROBE = `(() => {
   const p = { frames: [], renders: [], lateness: [], stalls: [], longtasks: 0, pending: 0, running: true };
   window.__reinsProbe = p;
   new MutationObserver(() => {
@@ -73,11 +73,11 @@ const PROBE = `(() => {
     new PerformanceObserver((list) => { p.longtasks += list.getEntries().length; }).observe({ type: 'longtask' });
   } catch {}
 })()`;
-const RESET = `(() => { const p = window.__reinsProbe; Object.assign(p, { frames: [], renders: [], lateness: [], stalls: [], longtasks: 0, pending: 0, firstRender: undefined, lastRender: undefined }); })()`;
-const READ = `(() => { const p = window.__reinsProbe; return { frames: p.frames, renders: p.renders, lateness: p.lateness, stalls: p.stalls, longtasks: p.longtasks, firstRender: p.firstRender, lastRender: p.lastRender }; })()`;
+export const RESET = `(() => { const p = window.__reinsProbe; Object.assign(p, { frames: [], renders: [], lateness: [], stalls: [], longtasks: 0, pending: 0, firstRender: undefined, lastRender: undefined }); })()`;
+export const READ = `(() => { const p = window.__reinsProbe; return { frames: p.frames, renders: p.renders, lateness: p.lateness, stalls: p.stalls, longtasks: p.longtasks, firstRender: p.firstRender, lastRender: p.lastRender }; })()`;
 
-const gaps = (frames: number[]): number[] => frames.slice(1).map((t, i) => t - (frames[i] ?? t));
-const fmt = (xs: number[]) =>
+export const gaps = (frames: number[]): number[] => frames.slice(1).map((t, i) => t - (frames[i] ?? t));
+export const fmt = (xs: number[]) =>
   xs.length ? `p50 ${median(xs).toFixed(1)} / p99 ${percentile(xs, 99).toFixed(1)} / max ${Math.max(...xs).toFixed(1)} ms` : 'n/a';
 
 // The issue's targets (issue 11, group 5).
