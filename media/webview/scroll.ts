@@ -6,6 +6,8 @@ import { loadState, saveState, type ScrollState } from './vscodeApi';
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
 const SLACK_PX = 24;
+/** A scroll event this soon after the user's wheel, touch or key is theirs (a wheel's smooth scroll lasts about 200 ms). */
+const HAND_MS = 500;
 
 export interface AutoScroll {
   /** The floating button; the caller places it. */
@@ -48,12 +50,39 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     scroller.scrollTop = scroller.scrollHeight;
   };
 
-  // Only user scrolling changes `following`: content growth never fires scroll events,
-  // and our own toEnd() lands at the bottom, which keeps following on.
+  // Only the user leaving the end stops following: a scroll up, with the transcript's height as
+  // it was at the last scroll event or follow(), or with the user's hand on it (wheel, touch, keys, the
+  // scrollbar). A scroll event comes a frame after the scroll and reads the layout of then:
+  // entries laid out for the first time meanwhile (content-visibility: a real height replaces an
+  // estimate) move the end, and the browser moves the view up to keep what is shown in place
+  // (scroll anchoring, when an entry above shrinks); neither is the user leaving, and the next
+  // follow() (the ResizeObserver below) takes the view back to the end. Scrolling down, whoever
+  // did it, brings following back once at the end.
+  let lastTop = scroller.scrollTop;
+  let lastHeight = scroller.scrollHeight;
+  let handUntil = 0;
+  let pointerHeld = false;
+  const hand = (): void => {
+    handUntil = performance.now() + HAND_MS;
+  };
+  for (const type of ['wheel', 'touchmove', 'keydown'] as const) scroller.addEventListener(type, hand, { passive: true });
+  // The scrollbar is the scroller's own: a press on it has the scroller as its target.
+  scroller.addEventListener('pointerdown', (event) => {
+    if (event.target === scroller) pointerHeld = true;
+  });
+  window.addEventListener('pointerup', () => {
+    if (pointerHeld) hand();
+    pointerHeld = false;
+  });
   scroller.addEventListener(
     'scroll',
     () => {
-      following = atBottom();
+      const top = scroller.scrollTop;
+      const height = scroller.scrollHeight;
+      const byUser = pointerHeld || performance.now() < handUntil || height === lastHeight;
+      following = top < lastTop && byUser ? atBottom() : following || atBottom();
+      lastTop = top;
+      lastHeight = height;
       jumpButton.hidden = following;
       save();
     },
@@ -63,11 +92,14 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   const follow = (): void => {
     if (following) toEnd();
     else jumpButton.hidden = atBottom();
+    // The height this layout has: a scroll event that finds it unchanged is the user's.
+    lastHeight = scroller.scrollHeight;
   };
   const stick = (): void => {
     following = true;
     jumpButton.hidden = true;
     toEnd();
+    lastHeight = scroller.scrollHeight;
   };
   jumpButton.addEventListener('click', stick);
   const settle = (carried?: ScrollState): void => {

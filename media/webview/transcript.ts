@@ -1,4 +1,4 @@
-// The list of entries in `#transcript`: one view per entry id, in arrival order.
+// The list of entries in `#transcript`, in groups of GROUP_SIZE: one view per entry id, in arrival order.
 // What the host posts (upserts, streamed appends, a turn's end) waits for the next animation
 // frame and is applied there in the order it came, with the streamed text drawn in the same
 // frame: the DOM changes at most once per frame, however many messages a frame brings (a
@@ -12,6 +12,12 @@ import { createEntryView, type EntryView, type RenderContext } from './render/in
 
 /** The longest announcement: past it, the screen reader user reads on in the transcript. */
 const MAX_ANNOUNCED_CHARS = 4000;
+/**
+ * Entries per group in `#transcript`. A group out of sight is skipped by the browser as one
+ * (content-visibility, media/styles/transcript.css): on each of thousands of entries, the browser
+ * checked every one of them in every frame, and a long transcript scrolled worse than without.
+ */
+const GROUP_SIZE = 50;
 
 export class TranscriptView {
   private readonly views = new Map<string, EntryView>();
@@ -166,7 +172,7 @@ export class TranscriptView {
     const view = createEntryView(entry, this.ctx);
     markLate(view.el, entry);
     this.views.set(entry.id, view);
-    this.root.append(view.el);
+    this.lastGroup().append(view.el);
     if (entry.kind === 'permission' && !initial && entry.resolved === undefined && !this.ctx.isTyping?.()) view.focus?.();
     this.last = view;
     if (view.flush) this.markDirty(view);
@@ -183,6 +189,15 @@ export class TranscriptView {
     this.views.set(entry.id, view);
     anchor.el.before(view.el);
     if (view.flush) this.markDirty(view);
+  }
+
+  /** The group new entries go into: the last one, or a new one once it holds GROUP_SIZE. */
+  private lastGroup(): HTMLElement {
+    const last = this.root.lastElementChild;
+    if (last instanceof HTMLElement && last.childElementCount < GROUP_SIZE) return last;
+    const group = el('div', 'entry-group');
+    this.root.append(group);
+    return group;
   }
 
   private completeLast(): void {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile and view smokes).
+// hostile, scroll and view smokes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { runHostileSmoke } from './hostileSmoke.mjs';
 import { runReloadSmoke } from './reloadSmoke.mjs';
+import { runScrollSmoke } from './scrollSmoke.mjs';
 import { runUiSmoke } from './uiSmoke.mjs';
 import { runViewSmoke } from './viewSmoke.mjs';
 
@@ -207,6 +208,13 @@ async function main() {
           (err) => (console.error(`[hostile-smoke] FAILED: ${err?.message ?? err}`), false),
         );
         results.push([`hostile smoke (${secs(t4)})`, hostile ? 0 : 1]);
+        // A long transcript (entries out of sight not rendered): the panel follows its end, keeps the reader's place.
+        const t5 = Date.now();
+        const scrolled = await runScrollSmoke({ server: r.server, extensionDevelopmentPath }).then(
+          () => true,
+          (err) => (console.error(`[scroll-smoke] FAILED: ${err?.message ?? err}`), false),
+        );
+        results.push([`scroll smoke (${secs(t5)})`, scrolled ? 0 : 1]);
         // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
         const t3 = Date.now();
         const viewed = await runViewSmoke({ extensionDevelopmentPath }).then(

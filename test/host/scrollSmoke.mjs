@@ -1,0 +1,220 @@
+#!/usr/bin/env node
+// Scroll smoke (issue 10): follow-to-bottom (media/webview/scroll.ts) over a long transcript in
+// the real panel, where entries out of sight are not rendered (content-visibility, their height
+// an estimate until first shown: media/styles/transcript.css). A scripted agent plays a few
+// hundred turns; the panel must follow the end while they come, open at the end when it is
+// opened again (every entry in one snapshot), keep the user's place while an answer streams
+// below it (with "Scroll to latest" offered), follow again from that button, and follow again
+// once the user scrolls back down to the end.
+//
+// Passed standalone on 2026-12-02 (about 30 s after the workbench). Sabotage (scroll.ts's old rule,
+// `following = atBottom()` on every scroll event), this printed:
+//   step "400 turns play in; the panel follows the end" failed after 2.6 s: after the long turn:
+//   117386 px from the end, jump button shown (… the last scroll events, top/height: 560/1650 jump)
+// (with content-visibility on each entry instead of on groups, the rule `following = atBottom()` only
+// on a scroll up failed the same step: "24919/26176, 24726/26253 jump", the browser's scroll
+// anchoring moving the view up while entries below it grew).
+//
+// Standalone: `node test/host/scrollSmoke.mjs` (needs dist/ built); run.mjs calls runScrollSmoke().
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const resultsDir = join(repo, 'test-results');
+const log = (m) => console.log(`[scroll-smoke] ${m}`);
+const step = stepper(log);
+const TURNS = 400;
+/** scroll.ts's SLACK_PX: this near the end counts as at the end. */
+const SLACK_PX = 24;
+
+/** One turn as an agent replays it: the question, an answer with a code block, a tool card every other turn. */
+function turn(i) {
+  const steps = [
+    { update: { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `Question ${i}: what does part ${i} do?` } } },
+    {
+      text: `Answer ${i}: part ${i} splits a line into slices.\n\n\`\`\`ts\nexport function part${i}(line: string): string[] {\n  return line.match(/.{1,${40 + (i % 40)}}/g) ?? [];\n}\n\`\`\`\n`,
+      chunk: 1_000_000,
+    },
+  ];
+  if (i % 2 === 0) steps.push({ tool: { id: `read-${i}`, title: `Read src/part${i}.ts`, kind: 'read', status: 'completed' } });
+  return steps;
+}
+const SLOW = Array.from({ length: 120 }, (_, i) => `Slow line ${i}.\n\n`).join('');
+
+function scenario() {
+  return {
+    name: 'long-scroll',
+    prompts: [
+      { steps: Array.from({ length: TURNS }, (_, i) => turn(i)).flat() },
+      // An answer that grows for about 10 s: the user scrolls up while it streams.
+      { steps: [{ text: SLOW, chunk: 16, intervalMs: 40 }] },
+    ],
+  };
+}
+
+/** Where the scroller stands: its distance from the end, and whether "Scroll to latest" shows. */
+const position = (frame) =>
+  frame.evaluate(() => {
+    const s = document.querySelector('main.scroller');
+    return { top: s.scrollTop, fromEnd: s.scrollHeight - s.scrollTop - s.clientHeight, jump: !document.querySelector('.jump-to-latest').hidden };
+  });
+
+/** At the end with the jump button hidden, over `frames` animation frames in a row (entries first laid out move the end). */
+async function atEndFor(frame, frames, what) {
+  const seen = await frame.evaluate(
+    (n) =>
+      new Promise((done) => {
+        const s = document.querySelector('main.scroller');
+        const out = [];
+        const tick = () => {
+          out.push({ fromEnd: s.scrollHeight - s.scrollTop - s.clientHeight, jump: !document.querySelector('.jump-to-latest').hidden });
+          if (out.length >= n) done(out);
+          else window.requestAnimationFrame(tick);
+        };
+        window.requestAnimationFrame(tick);
+      }),
+    frames,
+  );
+  const bad = seen.find((p) => p.fromEnd > SLACK_PX || p.jump);
+  if (bad) {
+    const scrolls = await frame.evaluate(() => window.__scrolls ?? []);
+    throw new Error(
+      `${what}: ${bad.fromEnd.toFixed(0)} px from the end, jump button ${bad.jump ? 'shown' : 'hidden'} (frames: ${JSON.stringify(seen.slice(-3))}; the last scroll events, top/height: ${scrolls.join(', ')})`,
+    );
+  }
+}
+
+async function waitTurnEnd(frame, timeoutMs) {
+  await frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs });
+}
+
+/** `server` (from startCodeServer) is reused if given; otherwise one is started and stopped. */
+export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, timeoutMs = 120_000 } = {}) {
+  mkdirSync(resultsDir, { recursive: true });
+  rmSync(join(resultsDir, 'scroll-failure.png'), { force: true });
+  const workspace = mkdtempSync(join(tmpdir(), 'reins-scroll-ws-'));
+  cpSync(join(repo, 'test/fixtures/workspace'), workspace, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'reins-scroll-'));
+  writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(scenario()));
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(
+    join(workspace, '.vscode', 'settings.json'),
+    JSON.stringify({
+      'reins.agents': {
+        long: { command: process.execPath, args: [join(extensionDevelopmentPath, 'dist', 'scripted-agent.js'), '--scenario', join(scratch, 'scenario.json')] },
+      },
+      'reins.defaultAgent': 'long',
+      'reins.openIn': 'editor',
+    }),
+  );
+  const ownServer = !server;
+  if (ownServer) server = await startCodeServer({ folder: workspace });
+  const browser = await launchBrowser();
+  const { page } = browser;
+  let frame;
+  try {
+    await step('workbench drawn', async () => {
+      await openWorkbench(page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }));
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
+    });
+    await step('ran "Reins: Open Agent Panel"', () => runCommand(page, 'Reins: Open Agent Panel', timeoutMs));
+    frame = await step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
+
+    // The scroll events' story, printed when a step fails: where each left the view.
+    const recordScrolls = () =>
+      frame.evaluate(() => {
+        const s = document.querySelector('main.scroller');
+        const seen = (window.__scrolls = []);
+        s.addEventListener('scroll', () => {
+          seen.push(`${Math.round(s.scrollTop)}/${s.scrollHeight}${document.querySelector('.jump-to-latest').hidden ? '' : ' jump'}`);
+          if (seen.length > 30) seen.shift();
+        });
+      });
+    await recordScrolls();
+    let entries = 0;
+    await step(`${TURNS} turns play in; the panel follows the end`, async () => {
+      const input = frame.locator('#prompt-input');
+      await input.click();
+      await input.pressSequentially('long', { delay: 10 });
+      await input.press('Enter');
+      await frame.locator('.entry.agent', { hasText: `Answer ${TURNS - 1}:` }).waitFor({ timeout: timeoutMs });
+      await waitTurnEnd(frame, timeoutMs);
+      entries = await frame.locator('#transcript .entry-group > .entry').count();
+      const style = await frame.evaluate(() => window.getComputedStyle(document.querySelector('#transcript .entry-group')).contentVisibility);
+      log(`${entries} entries; the first group's content-visibility: ${style}`);
+      await atEndFor(frame, 30, 'after the long turn');
+    });
+
+    await step('closed and opened again: the panel opens at the end of the long conversation', async () => {
+      await runCommand(page, 'View: Close All Editors', timeoutMs);
+      await page.waitForTimeout(1_000);
+      await runCommand(page, 'Reins: Open Agent Panel', timeoutMs);
+      frame = await findWebviewFrame(page, '#prompt-input', timeoutMs);
+      await recordScrolls();
+      await frame.waitForFunction((n) => document.querySelectorAll('#transcript .entry-group > .entry').length >= n, entries, { timeout: timeoutMs });
+      await atEndFor(frame, 60, 'after opening');
+    });
+
+    await step('scrolled up by the wheel while an answer streams: the place is kept, "Scroll to latest" offered', async () => {
+      const input = frame.locator('#prompt-input');
+      await input.click();
+      await input.pressSequentially('slow', { delay: 10 });
+      await input.press('Enter');
+      await frame.locator('.entry.agent', { hasText: 'Slow line 3.' }).waitFor({ timeout: timeoutMs });
+      await frame.locator('#transcript').hover();
+      for (let i = 0; i < 5; i++) await page.mouse.wheel(0, -400);
+      await page.waitForTimeout(500);
+      const before = await position(frame);
+      await page.waitForTimeout(2_000); // the answer grows meanwhile
+      const after = await position(frame);
+      log(`scrolled up: ${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+      if (!before.jump || !after.jump) throw new Error(`"Scroll to latest" not offered (${JSON.stringify({ before, after })})`);
+      if (Math.abs(after.top - before.top) > 2) throw new Error(`the place moved from ${before.top} to ${after.top} while the answer streamed`);
+      if (after.fromEnd <= before.fromEnd) throw new Error(`the answer did not grow below the reader (${before.fromEnd} → ${after.fromEnd} px from the end)`);
+    });
+
+    await step('"Scroll to latest" follows the end again until the answer ends', async () => {
+      await frame.locator('.jump-to-latest').click();
+      await waitTurnEnd(frame, timeoutMs);
+      await frame.locator('.entry.agent', { hasText: 'Slow line 119.' }).waitFor({ timeout: 10_000 });
+      await atEndFor(frame, 30, 'after the streamed answer');
+    });
+
+    await step('to the top of the conversation and back down to its end by the wheel: following again', async () => {
+      await frame.evaluate(() => {
+        document.querySelector('main.scroller').scrollTop = 0;
+      });
+      await page.waitForTimeout(300);
+      if (!(await position(frame)).jump) throw new Error('"Scroll to latest" not offered at the top');
+      await frame.locator('#transcript').hover();
+      // Entries laid out for the first time on the way down change the end: wheel until it is reached.
+      for (let i = 0; i < 60 && (await position(frame)).fromEnd > 0; i++) await page.mouse.wheel(0, 20_000);
+      await page.waitForTimeout(500);
+      await atEndFor(frame, 30, 'back at the end');
+    });
+  } catch (err) {
+    const shot = join(resultsDir, 'scroll-failure.png');
+    await page.screenshot({ path: shot }).catch(() => {});
+    throw new Error(`${err?.message ?? err}\nscreenshot: ${shot}`);
+  } finally {
+    await browser.close();
+    if (ownServer) await server.stop();
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runScrollSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
+    .then(
+      () => log('PASS'),
+      (err) => {
+        console.error(`[scroll-smoke] FAILED: ${err.message}`);
+        process.exitCode = 1;
+      },
+    )
+    .finally(cleanupAll);
+}
