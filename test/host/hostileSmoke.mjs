@@ -190,7 +190,18 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
       if (bad.length) throw new Error(`found ${bad.slice(0, 20).join(', ')}`);
     });
     await step('the text after every payload is shown', async () => {
-      const shown = await frame.locator('#transcript').innerText();
+      // Each group of entries scrolled into view and read as shown: a group out of sight is not
+      // rendered (content-visibility, media/styles/transcript.css), so the transcript's innerText
+      // leaves it out (the step failed so, "missing after: 0 (script tag), …", when that came in).
+      const shown = await frame.evaluate(async () => {
+        const parts = [];
+        for (const group of document.querySelectorAll('#transcript .entry-group')) {
+          group.scrollIntoView();
+          await new Promise((r) => window.requestAnimationFrame(() => window.requestAnimationFrame(r)));
+          parts.push(group.innerText);
+        }
+        return parts.join('\n');
+      });
       const missing = payloads.map((p, i) => (shown.includes(`AFTER-${i}`) ? undefined : `${i} (${p.name})`)).filter(Boolean);
       if (missing.length) throw new Error(`missing after: ${missing.join(', ')}`);
       for (const tail of ['level 59', 'deep quote', 'r149c39']) if (!shown.includes(tail)) throw new Error(`"${tail}" is not shown`);
