@@ -53,15 +53,25 @@ export interface HostSamples {
   errors: string[];
 }
 
-/** Calls `fn`, recording every module request made meanwhile (Module._load, past VS Code's own interceptor). */
-async function requiresDuring<T>(fn: () => Thenable<T> | Promise<T>): Promise<{ value: T; requests: string[] }> {
+/**
+ * Calls `fn`, recording the module requests made meanwhile (Module._load, past VS Code's own
+ * interceptor) by the extension's bundles under `root` (its folder), or for one of them: other
+ * extensions the workbench activates at the same moment load theirs too (json-language-features
+ * requires `net`), and were counted as Reins's in one run of five on 2 December.
+ */
+async function requiresDuring<T>(root: string, fn: () => Thenable<T> | Promise<T>): Promise<{ value: T; requests: string[] }> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Module = require('node:module') as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const Module = require('node:module') as { _load: (request: string, parent?: { filename?: string }, ...rest: unknown[]) => unknown };
   const load = Module._load;
   const requests: string[] = [];
-  Module._load = function (this: unknown, request: string, ...rest: unknown[]) {
-    requests.push(request);
-    return load.call(this, request, ...rest);
+  // Its bundles (dist/), under the folder as given and as Node resolves it: the bench host's
+  // extension is a link to the repository, and the bundle's own requires name the real path
+  // (the repository also holds .vscode-test/, where the built-in extensions live).
+  const roots = [root, fs.realpathSync(root)].map((r) => path.join(r, 'dist') + path.sep);
+  const ours = (file: string | undefined): boolean => file !== undefined && roots.some((r) => path.resolve(file).startsWith(r));
+  Module._load = function (this: unknown, request: string, parent?: { filename?: string }, ...rest: unknown[]) {
+    if (ours(parent?.filename) || ours(request)) requests.push(request);
+    return load.call(this, request, parent, ...rest);
   };
   try {
     return { value: await fn(), requests };
@@ -216,7 +226,7 @@ async function activateCold<T>(id: string, out: HostSamples): Promise<{ ext: vsc
   if (!cold) out.errors.push(`${id} was already active: its activation is not measured`);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const { value: api, requests } = await requiresDuring(() => ext.activate());
+  const { value: api, requests } = await requiresDuring(path.resolve(ext.extensionPath), () => ext.activate());
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   if (id === EXTENSION_ID) out.activationRequires = requests;
@@ -264,7 +274,7 @@ export async function run(): Promise<void> {
     // Choosing the agent counts too: selecting it may already start it.
     const t = performance.now();
     out.firstAgentRequires = (
-      await requiresDuring(async () => {
+      await requiresDuring(path.resolve(ext.extensionPath), async () => {
         await addAgent(ext.extensionPath, { name: 'bench-first', prompts: [{ steps: [{ text: 'ready' }] }] });
         await vscode.commands.executeCommand('reins.sendPrompt', 'first');
       })
