@@ -84,6 +84,20 @@ export const fmt = (xs: number[]) =>
 const GAP_P99_MAX_MS = 33;
 const TASK_MAX_MS = 50;
 
+/** code-server and Chromium with the Reins panel opened on `workspace` as a user would, the probe in its frame. */
+export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
+  const server = await lib.startCodeServer({ folder: workspace });
+  const browser = await lib.launchBrowser();
+  const { page } = browser;
+  // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
+  await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
+  await lib.runCommand(page, 'Reins: Open Agent Panel', 120_000);
+  const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000);
+  await frame.evaluate(PROBE);
+  return { server, browser, page, frame };
+}
+
 export async function benchWebview(seconds: number, perSecond: number, idleSeconds: number): Promise<void> {
   const count = seconds * perSecond;
   console.log(`\n5. Streaming into the real webview (code-server + Chromium): ${count} chunks at ${perSecond}/s, against the idle panel (${idleSeconds} s)`);
@@ -105,15 +119,7 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     }),
   );
   try {
-    const server = await lib.startCodeServer({ folder: workspace });
-    const browser = await lib.launchBrowser();
-    const { page } = browser;
-    // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
-    await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
-    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
-    await lib.runCommand(page, 'Reins: Open Agent Panel', 120_000);
-    const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000);
-    await frame.evaluate(PROBE);
+    const { server, browser, page, frame } = await openProbedPanel(lib, workspace);
 
     // The idle panel: the baseline.
     await page.waitForTimeout(500);

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
-import { fmt, gaps, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './webview';
+import { fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './webview';
 
 // The target: scrolling a long transcript is as smooth as a short one (within 2×) and
 // never slower than 20 frames a second at its p99.
@@ -168,14 +168,9 @@ export async function benchWebviewScroll(turns: number, shortTurns: number): Pro
       .map((l) => l.toFixed(1))
       .join(' ');
   try {
-    const server = await lib.startCodeServer({ folder: workspace });
-    const browser = await lib.launchBrowser();
-    const { page } = browser;
-    await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
-    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
-    await lib.runCommand(page, 'Reins: Open Agent Panel', 120_000);
-    let frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000);
-    await frame.evaluate(PROBE);
+    const opened = await openProbedPanel(lib, workspace);
+    const { server, browser, page } = opened;
+    let frame = opened.frame;
 
     // The short conversation: scrolled, then shown again.
     await play(page, frame, 'short', shortTurns - 1, 120_000);
