@@ -233,6 +233,19 @@ export function scriptedAgentEntry(extensionDevelopmentPath, { scenarioFile, sce
   return { command: process.execPath, args };
 }
 
+/**
+ * The steps a smoke opens with, as a person would: the workbench at `url` drawn, "Reins: Open
+ * Agent Panel" run from the palette, the panel's frame found. `step` is the smoke's stepper.
+ */
+export async function openPanelSteps(step, page, url, timeoutMs) {
+  await step('workbench drawn', async () => {
+    await openWorkbench(page, url);
+    await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
+  });
+  await step('ran "Reins: Open Agent Panel"', () => runCommand(page, 'Reins: Open Agent Panel', timeoutMs));
+  return step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
+}
+
 /** How long the workbench may take to send its first response: on a loaded machine far more than
  *  Playwright's 30 s default (runs timed out at goto before any test ran). */
 export const FIRST_RESPONSE_MS = 120_000;

@@ -23,17 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { hostilePayloads } from '../fixtures/hostile/corpus.mjs';
 import { hostileAgentName, NAME_TOKEN, scenarioFor } from '../fixtures/hostile/placements.mjs';
 import { checkAgentName, checkDiffs, checkStatusBar } from './hostileProbes.mjs';
-import {
-  cleanupAll,
-  findWebviewFrame,
-  launchBrowser,
-  openWorkbench,
-  runCommand,
-  scriptedAgentEntry,
-  startCodeServer,
-  stepper,
-  workbenchUrl,
-} from './codeServer.mjs';
+import { cleanupAll, launchBrowser, openPanelSteps, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -112,12 +102,7 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
   });
   let frame;
   try {
-    await step('workbench drawn', async () => {
-      await openWorkbench(page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }));
-      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
-    });
-    await step('ran "Reins: Open Agent Panel"', () => runCommand(page, 'Reins: Open Agent Panel', timeoutMs));
-    frame = await step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
+    frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
     await frame.evaluate(() => {
       window.__reinsCsp = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__reinsCsp.push(`${e.violatedDirective} ${e.blockedURI}`));

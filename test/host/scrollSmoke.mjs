@@ -20,7 +20,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, findWebviewFrame, launchBrowser, openPanelSteps, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -116,12 +116,7 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
   const { page } = browser;
   let frame;
   try {
-    await step('workbench drawn', async () => {
-      await openWorkbench(page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }));
-      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
-    });
-    await step('ran "Reins: Open Agent Panel"', () => runCommand(page, 'Reins: Open Agent Panel', timeoutMs));
-    frame = await step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
+    frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
 
     // The scroll events' story, printed when a step fails: where each left the view.
     const recordScrolls = () =>
