@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCodeServer, hostEnv, vscodeOptionArgs } from './installCodeServer.mjs';
 
 // ---- cleanup that also runs on Ctrl-C, kill and crashes ---------------------------------
@@ -390,4 +391,24 @@ export async function frameIn(page, part, selector, timeoutMs = 60_000) {
     if (Date.now() > deadline) throw new Error(`no webview in ${part} containing ${selector} within ${timeoutMs / 1000} s`);
     await page.waitForTimeout(300);
   }
+}
+
+/**
+ * Runs a smoke when its own file is what node was started with (`node test/host/xSmoke.mjs`),
+ * against the extension under test (REINS_EXT_DEV_PATH, else this repository): `[name] PASS`
+ * with its time, or `[name] FAILED` with the reason and exit code 1; whatever it started is ended.
+ */
+export function runStandalone(moduleUrl, name, run) {
+  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  const started = Date.now();
+  const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  run({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
+    .then(
+      () => console.log(`[${name}] PASS (${((Date.now() - started) / 1000).toFixed(1)} s)`),
+      (err) => {
+        console.error(`[${name}] FAILED: ${err.message}`);
+        process.exitCode = 1;
+      },
+    )
+    .finally(() => cleanupAll());
 }

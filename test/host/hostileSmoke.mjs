@@ -19,11 +19,11 @@ import { createServer } from 'node:http';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { hostilePayloads } from '../fixtures/hostile/corpus.mjs';
 import { hostileAgentName, NAME_TOKEN, scenarioFor } from '../fixtures/hostile/placements.mjs';
 import { checkAgentName, checkDiffs, checkStatusBar } from './hostileProbes.mjs';
-import { cleanupAll, launchBrowser, openPanelSteps, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { launchBrowser, openPanelSteps, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -280,15 +280,4 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const t = Date.now();
-  runHostileSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
-    .then(
-      () => log(`PASS (${((Date.now() - t) / 1000).toFixed(1)} s)`),
-      (err) => {
-        console.error(`[hostile-smoke] FAILED: ${err.message}`);
-        process.exitCode = 1;
-      },
-    )
-    .finally(() => cleanupAll());
-}
+runStandalone(import.meta.url, 'hostile-smoke', runHostileSmoke);

@@ -15,14 +15,14 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import {
-  cleanupAll,
   frameIn,
   launchBrowser,
   openWorkbench,
   reloadWorkbench,
   runCommand,
+  runStandalone,
   scriptedAgentEntry,
   startCodeServer,
   stepper,
@@ -249,14 +249,4 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runReloadSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
-    .then(
-      () => log('PASS'),
-      (err) => {
-        console.error(`[reload-smoke] FAILED: ${err.message}`);
-        process.exitCode = 1;
-      },
-    )
-    .finally(() => cleanupAll());
-}
+runStandalone(import.meta.url, 'reload-smoke', runReloadSmoke);

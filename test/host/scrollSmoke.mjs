@@ -19,8 +19,8 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, findWebviewFrame, launchBrowser, openPanelSteps, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { fileURLToPath } from 'node:url';
+import { findWebviewFrame, launchBrowser, openPanelSteps, runCommand, runStandalone, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -202,14 +202,4 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runScrollSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
-    .then(
-      () => log('PASS'),
-      (err) => {
-        console.error(`[scroll-smoke] FAILED: ${err.message}`);
-        process.exitCode = 1;
-      },
-    )
-    .finally(cleanupAll);
-}
+runStandalone(import.meta.url, 'scroll-smoke', runScrollSmoke);

@@ -23,8 +23,8 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, frameIn, launchBrowser, openWorkbench, runCommand, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { fileURLToPath } from 'node:url';
+import { frameIn, launchBrowser, openWorkbench, runCommand, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -258,15 +258,4 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const started = Date.now();
-  runTwoWindowSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
-    .then(
-      () => log(`PASS (${((Date.now() - started) / 1000).toFixed(0)} s)`),
-      (err) => {
-        console.error(`[two-windows] FAILED: ${err.message}`);
-        process.exitCode = 1;
-      },
-    )
-    .finally(() => cleanupAll());
-}
+runStandalone(import.meta.url, 'two-windows', runTwoWindowSmoke);

@@ -14,8 +14,8 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { cleanupAll, frameIn, launchBrowser, openWorkbench, runCommand, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { fileURLToPath } from 'node:url';
+import { frameIn, launchBrowser, openWorkbench, runCommand, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -263,14 +263,4 @@ export async function firstRealAgentStart({ extensionDevelopmentPath, timeoutMs 
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runViewSmoke({ extensionDevelopmentPath: resolve(process.env.REINS_EXT_DEV_PATH || repo) })
-    .then(
-      () => log('PASS'),
-      (err) => {
-        console.error(`[view-smoke] FAILED: ${err.message}`);
-        process.exitCode = 1;
-      },
-    )
-    .finally(() => cleanupAll());
-}
+runStandalone(import.meta.url, 'view-smoke', runViewSmoke);
