@@ -28,6 +28,23 @@ const extensionTestsPath = resolve(process.env.REINS_TESTS_PATH || join(repo, 'o
 const timeoutMs = Number(process.env.REINS_TEST_TIMEOUT_MIN || 20) * 60_000;
 const started = Date.now();
 const secs = (t = started) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+
+/**
+ * Runs one smoke; its summary row carries the first lines of a failure, because CI keeps only the
+ * end of a run's output and the smoke's own report scrolls out of it (stop 18 failed so: the
+ * summary said "FAIL hostile smoke" and nothing more).
+ */
+async function smoke(name, run) {
+  const t = Date.now();
+  try {
+    await run();
+    return [`${name} smoke (${secs(t)})`, 0];
+  } catch (err) {
+    const message = String(err?.message ?? err);
+    console.error(`[${name}-smoke] FAILED: ${message}`);
+    return [`${name} smoke (${secs(t)})`, 1, message.split('\n').slice(0, 3).join(' | ').slice(0, 600)];
+  }
+}
 const log = (m) => console.log(`[integration] ${m}`);
 const verbose = !!process.env.REINS_HOST_VERBOSE;
 // Harmless offline chatter (see the note); hidden unless REINS_HOST_VERBOSE=1.
@@ -187,41 +204,16 @@ async function main() {
       const r = await runCodeServer(workspace);
       results.push([`mocha suite${r.tally ? ` (${r.tally})` : ''}`, r.code]);
       if (process.env.REINS_SKIP_UI !== '1') {
-        const uiWorkspace = freshWorkspace();
-        const t = Date.now();
-        const ok = await runUiSmoke({ server: r.server, workspace: uiWorkspace, extensionDevelopmentPath }).then(
-          () => true,
-          (err) => (console.error(`[ui-smoke] FAILED: ${err?.message ?? err}`), false),
-        );
-        results.push([`ui smoke (${secs(t)})`, ok ? 0 : 1]);
+        const shared = { server: r.server, extensionDevelopmentPath };
+        results.push(await smoke('ui', () => runUiSmoke({ ...shared, workspace: freshWorkspace() })));
         // A real window reload: the panel, its transcript, draft and scroll, the session resumed.
-        const t2 = Date.now();
-        const reloaded = await runReloadSmoke({ server: r.server, extensionDevelopmentPath }).then(
-          () => true,
-          (err) => (console.error(`[reload-smoke] FAILED: ${err?.message ?? err}`), false),
-        );
-        results.push([`reload smoke (${secs(t2)})`, reloaded ? 0 : 1]);
+        results.push(await smoke('reload', () => runReloadSmoke(shared)));
         // The hostile corpus in the real panel: nothing runs, no CSP violation, nothing lost.
-        const t4 = Date.now();
-        const hostile = await runHostileSmoke({ server: r.server, extensionDevelopmentPath }).then(
-          () => true,
-          (err) => (console.error(`[hostile-smoke] FAILED: ${err?.message ?? err}`), false),
-        );
-        results.push([`hostile smoke (${secs(t4)})`, hostile ? 0 : 1]);
+        results.push(await smoke('hostile', () => runHostileSmoke(shared)));
         // A long transcript (entries out of sight not rendered): the panel follows its end, keeps the reader's place.
-        const t5 = Date.now();
-        const scrolled = await runScrollSmoke({ server: r.server, extensionDevelopmentPath }).then(
-          () => true,
-          (err) => (console.error(`[scroll-smoke] FAILED: ${err?.message ?? err}`), false),
-        );
-        results.push([`scroll smoke (${secs(t5)})`, scrolled ? 0 : 1]);
+        results.push(await smoke('scroll', () => runScrollSmoke(shared)));
         // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
-        const t3 = Date.now();
-        const viewed = await runViewSmoke({ extensionDevelopmentPath }).then(
-          () => true,
-          (err) => (console.error(`[view-smoke] FAILED: ${err?.message ?? err}`), false),
-        );
-        results.push([`view smoke (${secs(t3)})`, viewed ? 0 : 1]);
+        results.push(await smoke('view', () => runViewSmoke({ extensionDevelopmentPath })));
       }
     }
   } finally {
@@ -229,7 +221,7 @@ async function main() {
   }
   const failed = results.filter(([, c]) => c !== 0);
   console.log(`\n[integration] summary (${secs()} total):`);
-  for (const [name, c] of results) console.log(`  ${c === 0 ? 'PASS' : 'FAIL'}  ${name}${c ? ` (exit ${c})` : ''}`);
+  for (const [name, c, why] of results) console.log(`  ${c === 0 ? 'PASS' : 'FAIL'}  ${name}${c ? ` (exit ${c})` : ''}${why ? `\n        ${why}` : ''}`);
   return failed.length ? 1 : 0;
 }
 
