@@ -8,6 +8,7 @@
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
 import { el, srOnly } from './dom';
 import { FrameFlush } from './frameFlush';
+import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
 /** The longest announcement: past it, the screen reader user reads on in the transcript. */
@@ -26,6 +27,8 @@ export class TranscriptView {
   private readonly dirty = new Set<EntryView>();
   /** Applies what came and draws the batched appends, once per animation frame (frameFlush.ts). */
   private readonly flushes = new FrameFlush(() => this.flush());
+  /** Closed groups, readied in idle time (groupWarmer.ts says why). */
+  private readonly warmer = new GroupWarmer(warmGroup);
   /** What the host posted since the last frame, in order. */
   private readonly incoming: (() => void)[] = [];
   /** Inside flush(): what becomes dirty is drawn in this frame, not the next. */
@@ -54,6 +57,14 @@ export class TranscriptView {
     document.addEventListener('visibilitychange', () => {
       if (this.dirty.size > 0 || this.incoming.length > 0) this.flushes.schedule();
     });
+    // Another width: what fit may not (groupWarmer.ts); every closed group is readied again.
+    let width: number | undefined;
+    new ResizeObserver(([e]) => {
+      const w = e?.contentRect.width;
+      if (w === undefined || w === width) return;
+      if (width !== undefined) this.rewarm();
+      width = w;
+    }).observe(root);
     this.announcer = el('div', 'visually-hidden answer-announcer');
     this.announcer.setAttribute('role', 'status');
     this.announcer.setAttribute('aria-live', 'polite');
@@ -71,6 +82,7 @@ export class TranscriptView {
   /** A snapshot: the whole transcript as the host has it now, so what waited for a frame is in it. */
   reset(entries: TranscriptEntry[]): void {
     this.flushes.cancel();
+    this.warmer.clear();
     this.incoming.length = 0;
     this.dirty.clear();
     this.views.clear();
@@ -117,6 +129,7 @@ export class TranscriptView {
       this.insert(entry);
     } else if (existing.kind === entry.kind) {
       this.dirty.delete(existing); // the upsert carries the whole text, pending appends included
+      unfit(existing.el); // its new text may be wider
       existing.update(entry);
       if (existing.flush) this.markDirty(existing); // a long text goes on over the next frames
     } else {
@@ -142,6 +155,7 @@ export class TranscriptView {
       return;
     }
     view.append(text);
+    unfit(view.el);
     this.markDirty(view);
   }
 
@@ -191,10 +205,16 @@ export class TranscriptView {
     if (view.flush) this.markDirty(view);
   }
 
+  private rewarm(): void {
+    unfit(this.root);
+    for (const group of this.root.children) if (group !== this.root.lastElementChild) this.warmer.add(group as HTMLElement);
+  }
+
   /** The group new entries go into: the last one, or a new one once it holds GROUP_SIZE. */
   private lastGroup(): HTMLElement {
     const last = this.root.lastElementChild;
     if (last instanceof HTMLElement && last.childElementCount < GROUP_SIZE) return last;
+    if (last instanceof HTMLElement) this.warmer.add(last);
     const group = el('div', 'entry-group');
     this.root.append(group);
     return group;

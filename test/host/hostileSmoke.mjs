@@ -209,6 +209,8 @@ export async function runHostileSmoke({ server, extensionDevelopmentPath = repo,
     // overflow-x on .markdown-body), this printed:
     //   step "a bidi override in link text …" failed after 0.1 s: A unicode-bidi normal;
     //   md-link-target unicode-bidi normal; the transcript scrolls sideways (1322 > 746)
+    // and groupWarmer.ts taking every scroller for one that fits (a plain box) printed:
+    //   … failed after 0.0 s: the transcript scrolls sideways (1112 > 746)
     await step('a bidi override in link text cannot reverse the target shown; deep nesting does not widen the transcript', async () => {
       const problems = await frame.evaluate(() => {
         const out = [];

@@ -5,7 +5,9 @@
 // hundred turns; the panel must follow the end while they come, open at the end when it is
 // opened again (every entry in one snapshot), keep the user's place while an answer streams
 // below it (with "Scroll to latest" offered), follow again from that button, and follow again
-// once the user scrolls back down to the end.
+// once the user scrolls back down to the end. Its closed groups are readied in idle time
+// (media/webview/groupWarmer.ts): what fits the panel is no sideways scroller, a line too wide
+// keeps one, and a narrower panel gives one back to what no longer fits.
 //
 // Passed standalone on 2026-12-02 (about 30 s after the workbench). Sabotage (scroll.ts's old rule,
 // `following = atBottom()` on every scroll event), this printed:
@@ -40,8 +42,33 @@ function turn(i) {
     },
   ];
   if (i % 2 === 0) steps.push({ tool: { id: `read-${i}`, title: `Read src/part${i}.ts`, kind: 'read', status: 'completed' } });
+  if (i === 5) steps.push({ text: `A line wider than any panel:\n\n\`\`\`ts\nconst ${WIDE_LINE} = '${'x'.repeat(400)}';\n\`\`\`\n`, chunk: 1_000_000 });
+  if (i === 9) steps.push({ text: `A line that fits a wide panel only:\n\n\`\`\`ts\nconst ${MEDIUM_LINE} = '${'y'.repeat(50)}';\n\`\`\`\n`, chunk: 1_000_000 });
   return steps;
 }
+/** Markers of the two code blocks whose scrollers the smoke checks (groupWarmer.ts). */
+const WIDE_LINE = 'wideLine';
+const MEDIUM_LINE = 'mediumLine';
+
+/** The code block holding `marker`, and every answer's body: plain boxes (`fits`) or sideways scrollers. */
+const scrollers = (frame) =>
+  frame.evaluate(
+    ([wide, medium]) => {
+      const info = (marker) => {
+        const pre = [...document.querySelectorAll('#transcript .code-block pre')].find((p) => p.textContent.includes(marker));
+        return (
+          pre && {
+            fits: pre.classList.contains('fits'),
+            overflowX: window.getComputedStyle(pre).overflowX,
+            wider: pre.scrollWidth > pre.clientWidth,
+            width: pre.clientWidth,
+          }
+        );
+      };
+      return { wide: info(wide), medium: info(medium), plainBodies: document.querySelectorAll('#transcript .markdown-body.fits').length };
+    },
+    [WIDE_LINE, MEDIUM_LINE],
+  );
 const SLOW = Array.from({ length: 120 }, (_, i) => `Slow line ${i}.\n\n`).join('');
 
 function scenario() {
@@ -152,6 +179,36 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       await frame.waitForFunction((n) => document.querySelectorAll('#transcript .entry-group > .entry').length >= n, entries, { timeout: timeoutMs });
       await atEndFor(frame, 60, 'after opening');
     });
+
+    // Sabotage (2 December), transcript.ts without rewarm() on a change of width, this printed:
+    //   step "closed groups readied in idle time: …" failed after 30.3 s: narrowed, the code block
+    //   that fit before does not scroll: {"wide":{…},"medium":{"fits":true,"overflowX":"visible",
+    //   "wider":true,"width":188},"plainBodies":399}
+    await step(
+      'closed groups readied in idle time: answers and short code made plain boxes, a line wider than the panel keeps its scroller; narrowed, a line that no longer fits scrolls again',
+      async () => {
+        const waitFor = async (what, ok) => {
+          let last;
+          for (const deadline = Date.now() + 30_000; Date.now() < deadline; await page.waitForTimeout(250))
+            if (ok((last = await scrollers(frame)))) return last;
+          throw new Error(`${what}: ${JSON.stringify(last)}`);
+        };
+        const wideFits = await waitFor('the short code block never became a plain box', (s) => s.medium?.fits);
+        const { wide, medium, plainBodies } = wideFits;
+        if (wide.fits || wide.overflowX !== 'auto' || !wide.wider) throw new Error(`the 400-character line lost its scroller: ${JSON.stringify(wide)}`);
+        if (medium.overflowX !== 'visible' || medium.wider) throw new Error(`the short code block: ${JSON.stringify(medium)}`);
+        if (plainBodies < 100) throw new Error(`only ${plainBodies} answers' bodies are plain boxes`);
+        log(`wide panel: ${JSON.stringify(wideFits)}`);
+        await page.setViewportSize({ width: 700, height: 900 });
+        const narrow = await waitFor(
+          'narrowed, the code block that fit before does not scroll',
+          (s) => !s.medium?.fits && s.medium?.overflowX === 'auto' && s.medium?.wider && s.plainBodies >= 100,
+        );
+        log(`narrow panel: ${JSON.stringify(narrow)}`);
+        await page.setViewportSize({ width: 1400, height: 900 });
+        await waitFor('wide again, the code block is a plain box again', (s) => s.medium?.fits);
+      },
+    );
 
     await step('scrolled up by the wheel while an answer streams: the place is kept, "Scroll to latest" offered', async () => {
       const input = frame.locator('#prompt-input');

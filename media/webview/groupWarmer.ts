@@ -1,0 +1,93 @@
+// Readies each closed group of the transcript in idle time, so that scrolling to it later costs
+// about what scrolling a short transcript does (the webview:scroll benchmark, BENCHMARKS.md):
+//
+// - Laid out once. A group out of sight is skipped (content-visibility: auto,
+//   media/styles/transcript.css); the first time one came into view the browser computed the
+//   style and layout of its 50 entries, 25–50 ms for the benchmark's. A fling over a long
+//   transcript shows a new group almost every frame: on 3,000 turns it stuttered (frame gaps p99
+//   83 ms) where a second fling over the same groups did not. A layout read inside a skipped
+//   group makes the browser lay out that group's subtree without showing it, and it keeps that
+//   work: the group stays skipped, and when it comes into view only its height and paint are left.
+// - No sideways scroller where nothing is wider than the panel. Every answer's body and every code
+//   block may scroll sideways (overflow-x: auto, markdown.css), and each scroller shown costs the
+//   compositor work in every frame (a fling over warmed groups: p99 33 ms with all of them as
+//   scrollers, 16.8 ms with none, in one experiment). A scroller whose content fits gets FITS (a
+//   plain box); a change of its entry's text or of the panel's width takes FITS away again, since
+//   the scroller is the safe state: nothing of a line that is too long is ever out of reach.
+//
+// The queue is pure but for the scheduler and the work, so its rules are tested as a table.
+
+/** A scroller whose content fits: a plain box (markdown.css). */
+export const FITS = 'fits';
+
+/** The elements that scroll sideways when their content is wider than they are (markdown.css). */
+const SCROLLERS = '.markdown-body, .code-block pre';
+
+/** The idle time the browser gives. */
+export interface IdleScheduler {
+  request(run: () => void): unknown;
+  cancel(handle: unknown): void;
+}
+
+export const browserIdle: IdleScheduler = {
+  // The timeout: a panel that is never idle (an agent streaming for minutes) still gets its
+  // groups readied, one every 2 s at most.
+  request: (run) => window.requestIdleCallback(() => run(), { timeout: 2_000 }),
+  cancel: (handle) => window.cancelIdleCallback(handle as number),
+};
+
+export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLElement> {
+  private readonly queue: G[] = [];
+  private readonly queued = new Set<G>();
+  private handle: unknown;
+
+  constructor(
+    private readonly warm: (group: G) => void,
+    private readonly idle: IdleScheduler = browserIdle,
+  ) {}
+
+  /** A group that gets no more entries (or was laid out at another width): readied later, in order. */
+  add(group: G): void {
+    if (this.queued.has(group)) return;
+    this.queued.add(group);
+    this.queue.push(group);
+    this.handle ??= this.idle.request(() => this.run());
+  }
+
+  /** The transcript was replaced: nothing queued is shown any more. */
+  clear(): void {
+    this.queue.length = 0;
+    this.queued.clear();
+    if (this.handle !== undefined) this.idle.cancel(this.handle);
+    this.handle = undefined;
+  }
+
+  /**
+   * One group per idle callback: a group costs up to one idle period (50 ms), and input or a
+   * frame that comes meanwhile waits for no more than that.
+   */
+  private run(): void {
+    this.handle = undefined;
+    const group = this.queue.shift();
+    if (group) this.queued.delete(group);
+    if (group?.isConnected) this.warm(group);
+    if (this.queue.length > 0) this.handle = this.idle.request(() => this.run());
+  }
+}
+
+/**
+ * Lays out `group` (skipped or not) and marks each of its scrollers whose content fits. All reads
+ * come before any write: a class changed between two reads would make the browser lay the group
+ * out again for the second.
+ */
+export function warmGroup(group: HTMLElement): void {
+  const scrollers = [...group.querySelectorAll(SCROLLERS)];
+  const fits = scrollers.map((s) => s.scrollWidth <= s.clientWidth);
+  group.lastElementChild?.getBoundingClientRect(); // laid out even with no scroller in it
+  scrollers.forEach((s, i) => s.classList.toggle(FITS, fits[i]));
+}
+
+/** `root`'s text changed (or the panel's width): none of its scrollers is known to fit any more. */
+export function unfit(root: Element): void {
+  for (const s of root.querySelectorAll(`.${FITS}`)) s.classList.remove(FITS);
+}
