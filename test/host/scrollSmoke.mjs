@@ -7,7 +7,8 @@
 // below it (with "Scroll to latest" offered), follow again from that button, and follow again
 // once the user scrolls back down to the end. Its closed groups are readied in idle time
 // (media/webview/groupWarmer.ts): what fits the panel is no sideways scroller, a line too wide
-// keeps one, and a narrower panel gives one back to what no longer fits.
+// keeps one, and a narrower panel gives one back to what no longer fits. Select all takes in the
+// text of groups out of sight.
 //
 // Passed standalone on 2026-12-02 (about 30 s after the workbench). Sabotage (scroll.ts's old rule,
 // `following = atBottom()` on every scroll event), this printed:
@@ -209,6 +210,22 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
         await waitFor('wide again, the code block is a plain box again', (s) => s.medium?.fits);
       },
     );
+
+    // Sabotage (2 December: the groups out of sight `content-visibility: hidden`, as windowing would
+    // leave them out), this printed: step "select all and copy: …" failed after 0.0 s: answers 0,
+    // 1, 200 are not in the selection (181 characters).
+    await step('select all and copy: the text of groups out of sight is in the selection (the copy command of the webview)', async () => {
+      const copied = await frame.evaluate(() => {
+        const selection = window.getSelection();
+        selection.selectAllChildren(document.querySelector('#transcript'));
+        const text = selection.toString();
+        selection.removeAllRanges();
+        return text;
+      });
+      const missing = [0, 1, 200, 399].filter((i) => !copied.includes(`Answer ${i}: part ${i} splits`));
+      if (missing.length) throw new Error(`answers ${missing.join(', ')} are not in the selection (${copied.length} characters)`);
+      log(`selected: ${copied.length} characters`);
+    });
 
     await step('scrolled up by the wheel while an answer streams: the place is kept, "Scroll to latest" offered', async () => {
       const input = frame.locator('#prompt-input');
