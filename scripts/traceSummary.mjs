@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Summarises a Chrome trace (test/bench/trace.ts writes them): per thread, the time spent in each
 // kind of event, counting only its own time (an event's duration less its children's), the
-// largest first. `node scripts/traceSummary.mjs <trace.json> [top=25]`.
+// largest first; then each task of the renderer's main thread over `long` ms, with where its
+// time went. `node scripts/traceSummary.mjs <trace.json> [top=25] [long=50]`.
 import { readFileSync } from 'node:fs';
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, longArg] = process.argv.slice(2);
 if (!file) {
   console.error('usage: node scripts/traceSummary.mjs <trace.json> [top]');
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
+const longMs = Number(longArg ?? 50);
 const raw = JSON.parse(readFileSync(file, 'utf8'));
 const events = Array.isArray(raw) ? raw : raw.traceEvents;
 const threadNames = new Map();
@@ -32,6 +34,7 @@ for (const [key, list] of perThread) {
   const self = new Map();
   const stack = [];
   let busy = 0;
+  const long = [];
   for (const ev of list) {
     while (stack.length && stack[stack.length - 1].end <= ev.ts) stack.pop();
     const parent = stack[stack.length - 1];
@@ -39,6 +42,14 @@ for (const [key, list] of perThread) {
     if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - dur);
     else busy += dur;
     self.set(ev.name, (self.get(ev.name) ?? 0) + dur);
+    // A long task: its own time per kind of event, as above, within it.
+    if (!parent && dur > longMs * 1000) long.push({ ev, self: new Map() });
+    const task = long[long.length - 1];
+    if (task && ev.ts < task.ev.end) {
+      if (parent && parent !== task.ev) task.self.set(parent.name, (task.self.get(parent.name) ?? 0) - dur);
+      else if (parent === task.ev) task.self.set(task.ev.name, (task.self.get(task.ev.name) ?? task.ev.end - task.ev.ts) - dur);
+      if (ev !== task.ev) task.self.set(ev.name, (task.self.get(ev.name) ?? 0) + dur);
+    }
     stack.push(ev);
   }
   if (busy < 50_000) continue; // threads busy under 50 ms in all

@@ -81,7 +81,7 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
  * out again for the second.
  */
 export function warmGroup(group: HTMLElement): void {
-  const scrollers = [...group.querySelectorAll(SCROLLERS)];
+  const scrollers = Array.from(group.querySelectorAll(SCROLLERS));
   const fits = scrollers.map((s) => s.scrollWidth <= s.clientWidth);
   group.lastElementChild?.getBoundingClientRect(); // laid out even with no scroller in it
   scrollers.forEach((s, i) => s.classList.toggle(FITS, fits[i]));
@@ -89,5 +89,5 @@ export function warmGroup(group: HTMLElement): void {
 
 /** `root`'s text changed (or the panel's width): none of its scrollers is known to fit any more. */
 export function unfit(root: Element): void {
-  for (const s of root.querySelectorAll(`.${FITS}`)) s.classList.remove(FITS);
+  for (const s of Array.from(root.querySelectorAll(`.${FITS}`))) s.classList.remove(FITS);
 }

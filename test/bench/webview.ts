@@ -12,6 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { traced, type TracedBrowser } from './trace';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 
@@ -151,12 +152,14 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     const input = frame.locator('#prompt-input');
     await input.click();
     await input.pressSequentially('flood', { delay: 10 });
-    await input.press('Enter');
+    await traced(browser as unknown as TracedBrowser, 'stream', async () => {
+      await input.press('Enter');
+      await page.waitForTimeout(seconds * 1000);
+    });
     const last = `c${count - 1}`;
     // Polled from here: waitForFunction would evaluate a string inside the frame, which its CSP forbids.
     const shownLast = `[...document.querySelectorAll('.entry.agent')].some((e) => /\\b${last}\\b/.test(e.textContent))`;
-    // The flood lasts `seconds`: wait that long before reading the DOM (reading it costs the frame).
-    await page.waitForTimeout(seconds * 1000);
+    // The flood lasts `seconds`: it was waited for above, before reading the DOM (reading it costs the frame).
     const deadline = Date.now() + 120_000;
     while (!(await frame.evaluate<boolean>(shownLast))) {
       if (Date.now() > deadline) throw new Error(`${last} was not shown within 120 s of the flood's end`);
