@@ -6,7 +6,8 @@
 //   - scrolling: bottom → top → bottom, the scroller's scrollTop set once per animation frame in
 //     equal steps (a thumb dragged, or a fling: every frame shows new content on the long one);
 //     rAF frame gaps p50 / p99 / max and the longest task (a 4 ms timer's lateness: webview.ts's
-//     probe, proven there);
+//     probe, proven there); measured once the panel settled (SETTLE: its idle readying of the
+//     groups done, media/webview/groupWarmer.ts), and, as info, at once after reopening;
 //   - showing it: the panel closed and opened again (a snapshot of every entry), the time from the
 //     webview's document start to the last entry in the DOM, and the DOM's element count.
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
