@@ -20,6 +20,24 @@
 /** A scroller whose content fits: a plain box (markdown.css). */
 export const FITS = 'fits';
 
+/**
+ * A User Timing mark present while every closed group is readied: set when the queue empties,
+ * cleared when a group is queued. The benchmark waits for it before it scrolls
+ * (test/bench/webviewScroll.ts); DevTools shows it. One at most, however long the session.
+ */
+export const READIED_MARK = 'reins:groups-readied';
+
+/** Told when readying starts (a group queued into an empty queue) and when all is readied. */
+export interface ReadySignal {
+  busy(): void;
+  drained(): void;
+}
+
+export const markSignal: ReadySignal = {
+  busy: () => performance.clearMarks(READIED_MARK),
+  drained: () => performance.mark(READIED_MARK),
+};
+
 /** The elements that scroll sideways when their content is wider than they are (markdown.css). */
 const SCROLLERS = '.markdown-body, .code-block pre';
 
@@ -44,22 +62,26 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
   constructor(
     private readonly warm: (group: G) => void,
     private readonly idle: IdleScheduler = browserIdle,
+    private readonly signal: ReadySignal = markSignal,
   ) {}
 
   /** A group that gets no more entries (or was laid out at another width): readied later, in order. */
   add(group: G): void {
     if (this.queued.has(group)) return;
     this.queued.add(group);
+    if (this.queue.length === 0 && this.handle === undefined) this.signal.busy();
     this.queue.push(group);
     this.handle ??= this.idle.request(() => this.run());
   }
 
   /** The transcript was replaced: nothing queued is shown any more. */
   clear(): void {
+    const pending = this.handle !== undefined;
     this.queue.length = 0;
     this.queued.clear();
     if (this.handle !== undefined) this.idle.cancel(this.handle);
     this.handle = undefined;
+    if (pending) this.signal.drained();
   }
 
   /**
@@ -72,6 +94,7 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
     if (group) this.queued.delete(group);
     if (group?.isConnected) this.warm(group);
     if (this.queue.length > 0) this.handle = this.idle.request(() => this.run());
+    else this.signal.drained();
   }
 }
 

@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
+import { READIED_MARK } from '../../media/webview/groupWarmer';
 import { traced, type TracedBrowser } from './trace';
 import { fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './webview';
 
@@ -80,14 +81,20 @@ const SCROLL = (frames: number, px?: number) => `(async () => {
 /** The same-speed pass: a fast wheel (2,400 px a second at 60 Hz). */
 const WHEEL_PX = 40;
 /**
- * Waits in the panel's frame until it has settled: a second in which no 4 ms timer fired over
- * 10 ms late (nothing held the main thread: the idle warm-up of the transcript's groups,
- * groupWarmer.ts, done). Returns how long that took before the quiet second, or -1 after 120 s.
+ * Waits in the panel's frame until it has settled: every closed group readied (the mark
+ * media/webview/groupWarmer.ts sets while none is pending), then a second in which no 4 ms timer
+ * fired over 10 ms late (nothing held the main thread). Returns how long that took before the
+ * quiet second, or -1 after 120 s.
  */
 const SETTLE = `(async () => {
   const t0 = performance.now();
-  let quietSince = t0;
-  let due = t0 + 4;
+  const closed = document.querySelector('#transcript .entry-group:not(:last-child)') !== null;
+  while (closed && performance.getEntriesByName('${READIED_MARK}').length === 0) {
+    if (performance.now() - t0 > 120000) return -1;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  let quietSince = performance.now();
+  let due = quietSince + 4;
   while (performance.now() - quietSince < 1000) {
     if (performance.now() - t0 > 120000) return -1;
     await new Promise((r) => setTimeout(r, 4));

@@ -1,13 +1,17 @@
 // The transcript's closed groups are readied in idle time (media/webview/groupWarmer.ts): one group
 // per idle callback, oldest first, each once however often it is queued, none that left the
-// document, none after the transcript was replaced. Played on a fake idle scheduler: a script of
-// events, and the groups each idle callback readied.
+// document, none after the transcript was replaced; "all readied" (the benchmark's mark) once the
+// queue is empty. Played on a fake idle scheduler: a script of events, and what each idle callback
+// readied.
 //
-// Sabotage (2 December), run() readying every queued group in one callback, as a loop, printed:
-//   AssertionError [ERR_ASSERTION]: three closed groups: readied per callback (and four more rows)
-// and add() without its `queued` check printed:
-//   AssertionError [ERR_ASSERTION]: queued twice, readied once: readied per callback
-//   + actual - expected … +   [ 'a' ], (a second time)
+// Sabotage (2 December), each printed:
+// - run() readying every queued group in one callback, as a loop: 3 failing,
+//   "AssertionError [ERR_ASSERTION]: three closed groups: readied per callback" and two more;
+// - add() without its `queued` check: 1 failing,
+//   "AssertionError [ERR_ASSERTION]: queued twice, readied once: readied per callback";
+// - clear() not saying `done` (the benchmark would wait for a mark that never comes): 2 failing,
+//   "… the transcript replaced: nothing queued is readied, and nothing is left to wait for: the
+//   story + actual - expected + 'busy' - 'busy done'".
 import * as assert from 'node:assert/strict';
 import { GroupWarmer, type IdleScheduler } from '../../media/webview/groupWarmer';
 
@@ -38,46 +42,73 @@ class ScriptIdle implements IdleScheduler {
 
 type Step = { add: string } | { remove: string } | 'idle' | 'clear';
 
-function play(steps: Step[]): string[][] {
+/**
+ * What each idle callback readied, and the whole story in order: the groups readied, `busy` when
+ * readying started and `done` when all was readied (the benchmark's mark).
+ */
+function play(steps: Step[]): { perCallback: string[][]; story: string } {
   const idle = new ScriptIdle();
-  const readied: string[][] = [];
+  const perCallback: string[][] = [];
+  const story: string[] = [];
   let current: string[] = [];
-  const warmer = new GroupWarmer<Group>((g) => current.push(g.name), idle);
+  const warmer = new GroupWarmer<Group>(
+    (g) => {
+      current.push(g.name);
+      story.push(g.name);
+    },
+    idle,
+    { busy: () => story.push('busy'), drained: () => story.push('done') },
+  );
   const groups = new Map<string, Group>();
   const group = (name: string) => groups.get(name) ?? groups.set(name, new Group(name)).get(name)!;
+  const runIdle = () => {
+    current = [];
+    idle.idle();
+    if (current.length) perCallback.push(current);
+  };
   for (const step of steps) {
-    if (step === 'idle') {
-      current = [];
-      idle.idle();
-      if (current.length) readied.push(current);
-    } else if (step === 'clear') warmer.clear();
+    if (step === 'idle') runIdle();
+    else if (step === 'clear') warmer.clear();
     else if ('add' in step) warmer.add(group(step.add));
     else group(step.remove).isConnected = false;
   }
   // Whatever is left runs to the end: the queue must empty, one group per callback.
-  for (let guard = 0; idle.waiting.size > 0 && guard < 100; guard++) {
-    current = [];
-    idle.idle();
-    if (current.length) readied.push(current);
-  }
-  return readied;
+  for (let guard = 0; idle.waiting.size > 0 && guard < 100; guard++) runIdle();
+  return { perCallback, story: story.join(' ') };
 }
 
-const table: { name: string; steps: Step[]; readied: string[][] }[] = [
-  { name: 'nothing closed, nothing readied', steps: ['idle', 'idle'], readied: [] },
-  { name: 'three closed groups', steps: [{ add: 'a' }, { add: 'b' }, { add: 'c' }], readied: [['a'], ['b'], ['c']] },
-  { name: 'queued twice, readied once', steps: [{ add: 'a' }, { add: 'a' }, { add: 'b' }], readied: [['a'], ['b']] },
-  { name: 'queued again after it was readied (another width)', steps: [{ add: 'a' }, 'idle', { add: 'a' }], readied: [['a'], ['a']] },
-  { name: 'a group that left the document is skipped', steps: [{ add: 'a' }, { add: 'b' }, { remove: 'a' }], readied: [['b']] },
-  { name: 'the transcript replaced: nothing queued is readied', steps: [{ add: 'a' }, { add: 'b' }, 'clear', 'idle'], readied: [] },
-  { name: 'replaced, then new groups closed', steps: [{ add: 'a' }, 'clear', { add: 'c' }], readied: [['c']] },
-  { name: 'groups closed while others wait go after them', steps: [{ add: 'a' }, { add: 'b' }, 'idle', { add: 'c' }], readied: [['a'], ['b'], ['c']] },
+const table: { name: string; steps: Step[]; perCallback: string[][]; story: string }[] = [
+  { name: 'nothing closed, nothing readied', steps: ['idle', 'idle'], perCallback: [], story: '' },
+  { name: 'three closed groups', steps: [{ add: 'a' }, { add: 'b' }, { add: 'c' }], perCallback: [['a'], ['b'], ['c']], story: 'busy a b c done' },
+  { name: 'queued twice, readied once', steps: [{ add: 'a' }, { add: 'a' }, { add: 'b' }], perCallback: [['a'], ['b']], story: 'busy a b done' },
+  {
+    name: 'queued again after it was readied (another width)',
+    steps: [{ add: 'a' }, 'idle', { add: 'a' }],
+    perCallback: [['a'], ['a']],
+    story: 'busy a done busy a done',
+  },
+  { name: 'a group that left the document is skipped', steps: [{ add: 'a' }, { add: 'b' }, { remove: 'a' }], perCallback: [['b']], story: 'busy b done' },
+  {
+    name: 'the transcript replaced: nothing queued is readied, and nothing is left to wait for',
+    steps: [{ add: 'a' }, { add: 'b' }, 'clear', 'idle'],
+    perCallback: [],
+    story: 'busy done',
+  },
+  { name: 'replaced, then new groups closed', steps: [{ add: 'a' }, 'clear', { add: 'c' }], perCallback: [['c']], story: 'busy done busy c done' },
+  {
+    name: 'groups closed while others wait go after them',
+    steps: [{ add: 'a' }, { add: 'b' }, 'idle', { add: 'c' }],
+    perCallback: [['a'], ['b'], ['c']],
+    story: 'busy a b c done',
+  },
 ];
 
 describe('group warmer (idle readying of closed transcript groups)', () => {
   for (const row of table) {
     it(row.name, () => {
-      assert.deepEqual(play(row.steps), row.readied, `${row.name}: readied per callback`);
+      const { perCallback, story } = play(row.steps);
+      assert.deepEqual(perCallback, row.perCallback, `${row.name}: readied per callback`);
+      assert.equal(story, row.story, `${row.name}: the story`);
     });
   }
 });
