@@ -55,8 +55,8 @@ export const browserIdle: IdleScheduler = {
 };
 
 export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLElement> {
-  private readonly queue: G[] = [];
-  private readonly queued = new Set<G>();
+  /** Queued groups, oldest first (a Set keeps insertion order, and a group is queued once). */
+  private readonly queue = new Set<G>();
   private handle: unknown;
 
   constructor(
@@ -67,18 +67,15 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
 
   /** A group that gets no more entries (or was laid out at another width): readied later, in order. */
   add(group: G): void {
-    if (this.queued.has(group)) return;
-    this.queued.add(group);
-    if (this.queue.length === 0 && this.handle === undefined) this.signal.busy();
-    this.queue.push(group);
+    if (this.queue.size === 0 && this.handle === undefined) this.signal.busy();
+    this.queue.add(group);
     this.handle ??= this.idle.request(() => this.run());
   }
 
   /** The transcript was replaced: nothing queued is shown any more. */
   clear(): void {
     const pending = this.handle !== undefined;
-    this.queue.length = 0;
-    this.queued.clear();
+    this.queue.clear();
     if (this.handle !== undefined) this.idle.cancel(this.handle);
     this.handle = undefined;
     if (pending) this.signal.drained();
@@ -90,10 +87,10 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
    */
   private run(): void {
     this.handle = undefined;
-    const group = this.queue.shift();
-    if (group) this.queued.delete(group);
+    const group = this.queue.values().next().value;
+    if (group) this.queue.delete(group);
     if (group?.isConnected) this.warm(group);
-    if (this.queue.length > 0) this.handle = this.idle.request(() => this.run());
+    if (this.queue.size > 0) this.handle = this.idle.request(() => this.run());
     else this.signal.drained();
   }
 }

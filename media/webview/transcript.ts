@@ -129,7 +129,7 @@ export class TranscriptView {
       this.insert(entry);
     } else if (existing.kind === entry.kind) {
       this.dirty.delete(existing); // the upsert carries the whole text, pending appends included
-      unfit(existing.el); // its new text may be wider
+      this.unfitChanged(existing); // its new text may be wider
       existing.update(entry);
       if (existing.flush) this.markDirty(existing); // a long text goes on over the next frames
     } else {
@@ -155,7 +155,7 @@ export class TranscriptView {
       return;
     }
     view.append(text);
-    unfit(view.el);
+    this.unfitChanged(view);
     this.markDirty(view);
   }
 
@@ -203,6 +203,14 @@ export class TranscriptView {
     this.views.set(entry.id, view);
     anchor.el.before(view.el);
     if (view.flush) this.markDirty(view);
+  }
+
+  /**
+   * A changed entry's scrollers are no longer known to fit. Only closed groups hold any found to
+   * (groupWarmer.ts), so the entry that streams, in the last group, costs no search per append.
+   */
+  private unfitChanged(view: EntryView): void {
+    if (view.el.parentElement !== this.root.lastElementChild) unfit(view.el);
   }
 
   private rewarm(): void {

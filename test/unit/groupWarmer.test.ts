@@ -7,8 +7,8 @@
 // Sabotage (2 December), each printed:
 // - run() readying every queued group in one callback, as a loop: 3 failing,
 //   "AssertionError [ERR_ASSERTION]: three closed groups: readied per callback" and two more;
-// - add() without its `queued` check: 1 failing,
-//   "AssertionError [ERR_ASSERTION]: queued twice, readied once: readied per callback";
+// - the queue as an array without a duplicate check (it is a Set now, which cannot hold a group
+//   twice): 1 failing, "AssertionError [ERR_ASSERTION]: queued twice, readied once: readied per callback";
 // - clear() not saying `done` (the benchmark would wait for a mark that never comes): 2 failing,
 //   "… the transcript replaced: nothing queued is readied, and nothing is left to wait for: the
 //   story + actual - expected + 'busy' - 'busy done'".
