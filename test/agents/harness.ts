@@ -44,6 +44,8 @@ export interface Live {
   setup: AgentSetup;
   log: MemoryLogger;
   chunks: string[];
+  /** When the last turn ended (Date.now()), as the runtime saw it: the answer's time, not the test's. */
+  turnEndedAt: number;
   /** The agent's own processes once it is ready: a stop must never take one for a leftover. */
   own: Set<number>;
 }
@@ -82,12 +84,13 @@ export async function startAgent(name: AgentName, opts: StartOptions = {}): Prom
     const u = n.update;
     if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') chunks.push(u.content.text);
   });
-  live = { rt, setup, log, chunks, own: new Set() };
+  const l: Live = (live = { rt, setup, log, chunks, turnEndedAt: 0, own: new Set() });
+  rt.onTurnEnded(() => (l.turnEndedAt = Date.now()));
   const t0 = Date.now();
   await rt.start();
   measured(name, 'start (spawn, initialize, session/new)', Date.now() - t0);
-  live.own = new Set(processesOf(setup.root).map((p) => p.pid));
-  return live;
+  l.own = new Set(processesOf(setup.root).map((p) => p.pid));
+  return l;
 }
 
 /** Approve every permission request (allow once), for the scenarios that need the tool to run. */

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PendingPermission } from '../../src/session/agentRuntime';
 import { DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './fakeModel';
-import { assertAnsweredAfterStop } from './afterStop';
+import { assertAnsweredAfterStop, taggedPrompt } from './afterStop';
 import {
   SETTLE_MS,
   approveAll,
@@ -135,9 +135,9 @@ describe('real agents: the stop routine', function () {
         // (claude-agent-acp: or flagged as one turn behind, see afterStop.ts).
         chunks.length = 0;
         const t0 = Date.now();
-        const next = await rt.prompt('PLAIN after the stop');
+        const next = await rt.prompt(taggedPrompt('after the stop', 'd1'));
         measured(name, 'prompt right after the stop → answer', Date.now() - t0);
-        assertAnsweredAfterStop(next, chunks, PLAIN_ANSWER);
+        await assertAnsweredAfterStop(name, next, l, 'd1');
         // Sabotage (turnMachine's stop going straight to idle with outcome aborted, i.e. not
         // waiting for evidence) passed the checks above on all three agents (they cope with a
         // prompt right behind a cancel) and failed here: "prompt sent while another was
@@ -159,19 +159,20 @@ describe('real agents: the stop routine', function () {
         await turn;
         // The new prompt goes out in the same tick the stop resolved, as "send now" does.
         chunks.length = 0;
-        const next = rt.prompt('PLAIN sent now');
+        const next = rt.prompt(taggedPrompt('sent now', 'sn1'));
         assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
         // codex: the stopped turn's sleep must still be found although a new turn has started.
         // With the scan reading the runtime's current turn start (the new turn's) this printed
         // "Error: timed out after 3000 ms waiting for sleep 37 ended".
         await waitFor('sleep 37 ended', () => sleepsOf(setup.root).length === 0, 3000);
-        assertAnsweredAfterStop(await next, chunks, PLAIN_ANSWER);
+        await assertAnsweredAfterStop(name, await next, l, 'sn1');
         assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
         await finish(this.test!.fullTitle());
       });
 
       it('(b) Stop while the model stream stalls (headers, then nothing): aborted, then answered', async function () {
-        const { rt, log, chunks } = await startAgent(name);
+        const l = await startAgent(name);
+        const { rt, log, chunks } = l;
         const before = model().requests.length;
         const turn = rt.prompt('STALL please');
         // The turn's own request (with tools), not opencode's title request.
@@ -193,7 +194,7 @@ describe('real agents: the stop routine', function () {
         // cancel (6 cancels sent)"…}": none of them gives up on a stalled model by itself.
         assert.equal(report.outcome, 'aborted', JSON.stringify(report));
         chunks.length = 0;
-        assertAnsweredAfterStop(await rt.prompt('PLAIN after the stall'), chunks, PLAIN_ANSWER);
+        await assertAnsweredAfterStop(name, await rt.prompt(taggedPrompt('after the stall', 'st1')), l, 'st1');
         assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
         await finish(this.test!.fullTitle());
       });
@@ -225,13 +226,20 @@ describe('real agents: the stop routine', function () {
           // "cancelsSent":6,"outcome":"abort-unverified","unverifiedCause":"no answer, idle signal
           // or exit within 10 s of the cancel (6 cancels sent)",…}",
           // and for codex and opencode (which settle anyway): "permission answered: []".
-          assert.equal(report.outcome, 'aborted', JSON.stringify(report));
+          // OpenCode 1.18.33 sometimes answers `end_turn` here (seen once, 2026-12-02, in a dozen
+          // runs): it reads the permission's `cancelled` answer, which goes out just before the
+          // cancel, as a rejected tool and ends its turn, and the cancel then finds it idle. The
+          // stop is judged by the answer arriving (the agent is quiet, the edit not made), and
+          // an `end_turn` answer is the outcome `completed` (settle contract), not a failure.
+          // What must never be is a stop that did not settle (`abort-unverified`, the sabotage).
+          assert.ok(report.outcome === 'aborted' || (report.outcome === 'completed' && report.evidence?.kind === 'answered'), JSON.stringify(report));
+          if (report.outcome === 'completed') measured(name, 'permission pending: answered end_turn, not cancelled', 1);
           assert.ok(answers.length === 1 && answers[0].includes('"outcome":"cancelled"'), `permission answered: ${JSON.stringify(answers)}`);
           assert.ok(!existsSync(join(setup.cwd, 'hello.txt')) || readFileSync(join(setup.cwd, 'hello.txt'), 'utf8') !== EDIT_CONTENT, 'the edit was not made');
           assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
 
           chunks.length = 0;
-          assertAnsweredAfterStop(await rt.prompt('PLAIN after the stop'), chunks, PLAIN_ANSWER);
+          await assertAnsweredAfterStop(name, await rt.prompt(taggedPrompt('after the stop', 'pp1')), l, 'pp1');
           assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
           await finish(this.test!.fullTitle());
         },

@@ -12,6 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { cpuBetween, formatCpu, sampleCpu } from './procCpu';
 import { traced, type TracedBrowser } from './trace';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
@@ -152,10 +153,14 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     const input = frame.locator('#prompt-input');
     await input.click();
     await input.pressSequentially('flood', { delay: 10 });
+    const cpuBefore = sampleCpu();
+    const wall0 = Date.now();
     await traced(browser as unknown as TracedBrowser, 'stream', async () => {
       await input.press('Enter');
       await page.waitForTimeout(seconds * 1000);
     });
+    const cpu = cpuBetween(cpuBefore, sampleCpu());
+    const cpuWall = (Date.now() - wall0) / 1000;
     const last = `c${count - 1}`;
     // Polled from here: waitForFunction would evaluate a string inside the frame, which its CSP forbids.
     const shownLast = `[...document.querySelectorAll('.entry.agent')].some((e) => /\\b${last}\\b/.test(e.textContent))`;
@@ -225,6 +230,15 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
       target: `≤ ${TASK_MAX_MS} ms`,
       pass: probeOk ? Math.max(0, ...streamLate) <= TASK_MAX_MS : false,
       note: `how late a 4 ms timer fired (the frame's longtask observer gave ${flood.longtasks} entries); probe ${probeOk ? 'proven' : 'NOT proven'} by a 150 ms block`,
+    });
+    record({
+      name: 'webview stream: CPU per process',
+      reins: formatCpu(cpu, cpuWall),
+      baseline: '2 cores',
+      ratio: undefined,
+      target: 'info',
+      pass: undefined,
+      note: 'what the processes took while the flood ran (/proc); the webview waits for a core when the others take both',
     });
   } finally {
     await lib.cleanupAll();
