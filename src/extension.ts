@@ -7,7 +7,7 @@ import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './auth/commands';
 import { registerCommands, updateContextKeys } from './commands';
 import type { ReinsApi } from './api';
-import { extensionVersion } from './config';
+import { extensionVersion, watchSettings } from './config';
 import { registerFirstRun } from './firstRun';
 import { createLog, logError } from './log';
 import { registerDiffDocuments } from './panel/editorLinks';
@@ -35,7 +35,14 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     const onDidStop = new vscode.EventEmitter<StopReport>();
     const onDidFindLeftovers = new vscode.EventEmitter<StopReport>();
     const created = reins;
-    context.subscriptions.push(statusBar, onDidStop, onDidFindLeftovers, ...registerCommands(created), ...registerSignInCommands(created, context));
+    context.subscriptions.push(
+      watchSettings(),
+      statusBar,
+      onDidStop,
+      onDidFindLeftovers,
+      ...registerCommands(created),
+      ...registerSignInCommands(created, context),
+    );
     // Sessions that survive: load / list / delete / the picker, and the panel after a window reload.
     context.subscriptions.push(...registerSessionCommands(created), registerPanelSerializer(created));
     // The Reins view (secondary side bar) and the first run's welcome, walkthrough and commands.

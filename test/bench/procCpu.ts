@@ -30,7 +30,8 @@ export function sampleCpu(): Ticks {
     if (!Number.isInteger(pid)) continue;
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      const role = roleOf(cmd);
+      // Renderers one by one: the workbench's and the webview's may be separate processes.
+      const role = roleOf(cmd).replace(/^browser renderers$/, `browser renderer ${pid}`);
       if (!role) continue;
       // Fields after the command's closing parenthesis: state is 3rd, utime 14th, stime 15th.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

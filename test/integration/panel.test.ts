@@ -106,5 +106,18 @@ describe('panel and prompt', () => {
     assert.match(log, /← \+[\d.]+s response #\d+ to session\/prompt after \d+ ms/);
     assert.match(log, /REINS_SECRET_TOKEN/, 'env keys are named');
     assert.doesNotMatch(log, /sekrit-value-123/, 'env values are never logged');
+
+    // The level is read once and forgotten when the setting changes (config.ts): off again, the
+    // next prompt leaves no trace line; verbose then, the one after shows its payload.
+    // Sabotage (watchSettings forgetting nothing) printed: "Error: timed out after 10000 ms
+    // waiting for the verbose trace of the third prompt".
+    const promptLines = async () => ((await logText()).match(/request session\/prompt/g) ?? []).length;
+    const before = await promptLines();
+    await send('not traced');
+    await setting('trace', 'verbose');
+    await send('traced again');
+    await setting('trace', undefined);
+    await waitFor('the verbose trace of the third prompt', async () => /request session\/prompt .*traced again/.test(await logText()));
+    assert.equal(await promptLines(), before + 1, 'trace lines of session/prompt after reins.trace went off and then verbose');
   });
 });
