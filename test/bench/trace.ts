@@ -29,8 +29,14 @@ const CATEGORIES = [
   'blink.debug',
 ].join(',');
 
-/** Runs `work` under a trace when REINS_BENCH_TRACE names a folder; else just runs it. */
+/**
+ * Runs `work` under a trace when REINS_BENCH_TRACE names a folder, or under a JavaScript CPU
+ * profile when REINS_BENCH_PROFILE does (`<dir>/<name>.cpuprofile`, with a summary printed: the
+ * time per script, which tells the workbench's JavaScript from the webview's, since the two
+ * share the renderer's main thread); else just runs it.
+ */
 export async function traced<T>(browser: TracedBrowser, name: string, work: () => Promise<T>): Promise<T> {
+  if (process.env.REINS_BENCH_PROFILE) return profiled(browser, name, process.env.REINS_BENCH_PROFILE, work);
   const dir = process.env.REINS_BENCH_TRACE;
   if (!dir) return work();
   const cdp = await browser.context.newCDPSession(browser.page);
@@ -48,4 +54,48 @@ export async function traced<T>(browser: TracedBrowser, name: string, work: () =
     console.log(`    trace of ${name}: ${file} (${events.length} events)`);
     await cdp.detach();
   }
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+async function profiled<T>(browser: TracedBrowser, name: string, dir: string, work: () => Promise<T>): Promise<T> {
+  const cdp = await browser.context.newCDPSession(browser.page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    const file = path.join(dir, `${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    console.log(`    profile of ${name}: ${file}\n${summarise(profile)}`);
+    await cdp.detach();
+  }
+}
+
+/** Self time per script and the busiest functions, in ms. */
+function summarise(profile: CpuProfile): string {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const perScript = new Map<string, number>();
+  const perFunction = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!;
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    const script = frame.url ? frame.url.split('?')[0]!.split('/').slice(-1)[0]! : frame.functionName;
+    perScript.set(script, (perScript.get(script) ?? 0) + ms);
+    const fn = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber}`;
+    perFunction.set(fn, (perFunction.get(fn) ?? 0) + ms);
+  });
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, ms]) => `      ${ms.toFixed(0).padStart(6)} ms  ${k}`)
+      .join('\n');
+  return `    per script:\n${top(perScript, 12)}\n    per function:\n${top(perFunction, 25)}`;
 }

@@ -5,7 +5,7 @@
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
-// Env:  REINS_TEST_GREP, REINS_SKIP_UI=1, REINS_TEST_TIMEOUT_MIN (default 20),
+// Env:  REINS_TEST_GREP, REINS_SKIP_UI=1, REINS_SMOKES=ui,scroll (only those smokes), REINS_TEST_TIMEOUT_MIN (default 20),
 //       REINS_EXT_DEV_PATH / REINS_TESTS_PATH (override extension folder / suite index),
 //       REINS_HOST_VERBOSE=1 (echo code-server's own output), REINS_WORKSPACE_TRUST=1 (workspace
 //       trust on: the folder opens untrusted; npm run test:trust), REINS_MULTI_ROOT=1 (a multi-root
@@ -36,6 +36,7 @@ const secs = (t = started) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
  */
 async function smoke(name, run) {
   const t = Date.now();
+  if (onlySmokes && !onlySmokes.includes(name)) return [`${name} smoke (not run: REINS_SMOKES)`, 0];
   try {
     await run();
     return [`${name} smoke (${secs(t)})`, 0];
@@ -47,6 +48,8 @@ async function smoke(name, run) {
 }
 const log = (m) => console.log(`[integration] ${m}`);
 const verbose = !!process.env.REINS_HOST_VERBOSE;
+// REINS_SMOKES=ui,scroll: only those smokes after the suite (a quicker loop while working on one).
+const onlySmokes = process.env.REINS_SMOKES?.split(',');
 // Harmless offline chatter (see the note); hidden unless REINS_HOST_VERBOSE=1.
 const NOISE = [
   /ENOTFOUND open-vsx\.org/,
