@@ -86,7 +86,7 @@ function summarise(profile: CpuProfile): string {
   profile.samples.forEach((id, i) => {
     const frame = byId.get(id)!;
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-    const script = frame.url ? frame.url.split('?')[0]!.split('/').slice(-1)[0]! : frame.functionName;
+    const script = frame.url ? frame.url.split('?')[0].split('/').slice(-1)[0] : frame.functionName;
     perScript.set(script, (perScript.get(script) ?? 0) + ms);
     const fn = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber}`;
     perFunction.set(fn, (perFunction.get(fn) ?? 0) + ms);
