@@ -257,15 +257,26 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await step(`the ${t.name} theme (${t.theme}): the workbench and the panel follow`, async () => {
         // Its keybinding (Ctrl+K Ctrl+T): by its title the palette's first row can be "Browse
         // Color Themes in Marketplace", which offline lists only an error.
-        await page
-          .locator('.monaco-workbench .part.editor')
-          .first()
-          .click({ position: { x: 5, y: 5 } });
-        await page.keyboard.press('Control+K');
-        await page.keyboard.press('Control+T');
-        await quickInput.waitFor({ state: 'visible', timeout: 10_000 });
-        await quickInput.fill(t.theme);
-        await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: t.theme }).first().waitFor({ timeout: 10_000 });
+        // The picker can close again between showing and the fill (a fresh clone failed here
+        // once: "locator.fill: Timeout 30000ms exceeded"), as the palette can (runCommand):
+        // open it again, up to three times.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await page
+              .locator('.monaco-workbench .part.editor')
+              .first()
+              .click({ position: { x: 5, y: 5 } });
+            await page.keyboard.press('Control+K');
+            await page.keyboard.press('Control+T');
+            await quickInput.waitFor({ state: 'visible', timeout: 10_000 });
+            await quickInput.fill(t.theme, { timeout: 5_000 });
+            await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: t.theme }).first().waitFor({ timeout: 10_000 });
+            break;
+          } catch (err) {
+            if (attempt >= 3) throw err;
+            await page.keyboard.press('Escape');
+          }
+        }
         await page.keyboard.press('Enter');
         await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls), t.workbench, { timeout: 30_000 });
         await frame.waitForFunction((cls) => document.body.classList.contains(cls), t.body, { timeout: 30_000 });
