@@ -8,11 +8,12 @@ type Ticks = Map<number, { role: string; ticks: number }>;
 
 const HZ = 100; // USER_HZ: /proc's clock ticks per second on Linux
 
-/** The role of a process, from its command line ('' for what the bench does not care about). */
-function roleOf(cmd: string): string {
+/** The role of a process, from its command line ('' for what the bench does not care about).
+ *  Renderers one by one: the workbench's and the webview's may be separate processes. */
+function roleOf(cmd: string, pid: number): string {
   if (/scripted-agent\.js/.test(cmd)) return 'agent (scripted)';
   if (/--type=extensionHost|extensionHostProcess|bootstrap-fork.*extensionHost/.test(cmd)) return 'extension host';
-  if (/chrom(e|ium).*--type=renderer/.test(cmd)) return 'browser renderers';
+  if (/chrom(e|ium).*--type=renderer/.test(cmd)) return `browser renderer ${pid}`;
   if (/chrom(e|ium).*--type=gpu-process/.test(cmd)) return 'browser GPU';
   if (/chrom(e|ium).*--type=/.test(cmd)) return 'browser helpers';
   if (/chrom(e|ium)/.test(cmd)) return 'browser main';
@@ -30,8 +31,7 @@ export function sampleCpu(): Ticks {
     if (!Number.isInteger(pid)) continue;
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      // Renderers one by one: the workbench's and the webview's may be separate processes.
-      const role = roleOf(cmd).replace(/^browser renderers$/, `browser renderer ${pid}`);
+      const role = roleOf(cmd, pid);
       if (!role) continue;
       // Fields after the command's closing parenthesis: state is 3rd, utime 14th, stime 15th.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

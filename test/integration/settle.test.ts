@@ -207,18 +207,19 @@ describe('settle contract: every exit path × agent behaviour', function () {
             const report = stops.reports[0];
             if (!path.triggerMayHang) await triggered;
             await turn;
+            // The agent's record of session/cancel can come a moment after the stop settled:
+            // "permission" answers the prompt on the permission's `cancelled` answer, which Reins
+            // writes just before the cancel (seen once, panel closed: "session/cancel sent 0
+            // times, want at least 1"). Read the record once it has it, for every check below.
+            if (b !== 'exits') await waitFor('the agent to record session/cancel', () => cancels(agent.entries()).length >= 1, 5000).catch(() => undefined);
             const entries = agent.entries();
 
             // Exactly one routine. (Sabotage, replaceAgent shutting the old agent down without
             // first awaiting its stop: "switch agent never" printed "2 stop reports, want exactly 1".)
             assert.equal(stops.reports.length, 1, `${stops.reports.length} stop reports, want exactly 1`);
             assert.equal(report.outcome, expected[b], `outcome ${report.outcome}, want ${expected[b]}`);
-            // session/cancel: sent, as a notification, with the right session id. The agent's
-            // record of it can come a moment after the stop settled: "permission" answers the
-            // prompt on the permission's `cancelled` answer, which Reins writes just before the
-            // cancel (seen once, panel closed: "session/cancel sent 0 times, want at least 1").
-            if (b !== 'exits') await waitFor('the agent to record session/cancel', () => cancels(agent.entries()).length >= 1, 5000).catch(() => undefined);
-            const c = cancels(agent.entries());
+            // session/cancel: sent, as a notification, with the right session id.
+            const c = cancels(entries);
             assert.ok(c.length >= 1 || b === 'exits', `session/cancel sent ${c.length} times, want at least 1`);
             assert.ok(
               received(entries, 'session/cancel').every((w) => !('id' in w.msg) && w.msg.params.sessionId === sessionId),
