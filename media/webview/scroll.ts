@@ -26,12 +26,27 @@ export interface AutoScroll {
 
 export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): AutoScroll {
   let following = true;
+  // While following, the browser's scroll anchoring is switched off (`.following`, transcript.css):
+  // the ResizeObserver below takes the view to the end after every layout anyway, and finding
+  // an anchor in every frame of a streaming answer was a cost of its own (ScrollAnchor::FindAnchor
+  // in a trace of the streaming bench). A reader who scrolled up keeps it: their place holds
+  // while entries above are laid out.
+  const setFollowing = (value: boolean): void => {
+    following = value;
+    scroller.classList.toggle('following', value);
+  };
+  /** What the webview state last said of following: a position while following says nothing new. */
+  let savedFollowing: boolean | undefined;
   /** The position an earlier document of this panel left (hidden, or the window reloaded); used once. */
   let earlier = loadState().scroll;
   let saveTimer: ReturnType<typeof setTimeout> | undefined;
   const save = (): void => {
     saveTimer ??= setTimeout(() => {
       saveTimer = undefined;
+      // Following, the place is "the end", whatever its pixels: settle() sticks to it. Saving
+      // it in every 200 ms of a streaming answer posted the state to the workbench 5 times a second.
+      if (following && savedFollowing) return;
+      savedFollowing = following;
       const max = scroller.scrollHeight - scroller.clientHeight;
       // `fraction`: the same place in a document of another width (the conversation moved tab ⇄ view).
       saveState({ scroll: { top: scroller.scrollTop, following, fraction: max > 0 ? scroller.scrollTop / max : 0 } });
@@ -80,7 +95,7 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
       const top = scroller.scrollTop;
       const height = scroller.scrollHeight;
       const byUser = pointerHeld || performance.now() < handUntil || height === lastHeight;
-      following = top < lastTop && byUser ? atBottom() : following || atBottom();
+      setFollowing(top < lastTop && byUser ? atBottom() : following || atBottom());
       lastTop = top;
       lastHeight = height;
       jumpButton.hidden = following;
@@ -96,7 +111,7 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     lastHeight = scroller.scrollHeight;
   };
   const stick = (): void => {
-    following = true;
+    setFollowing(true);
     jumpButton.hidden = true;
     toEnd();
     lastHeight = scroller.scrollHeight;
@@ -106,13 +121,14 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     const saved = carried ?? earlier;
     earlier = undefined;
     if (!saved || saved.following) return stick();
-    following = false;
+    setFollowing(false);
     scroller.scrollTop = carried?.fraction !== undefined ? carried.fraction * (scroller.scrollHeight - scroller.clientHeight) : saved.top;
     jumpButton.hidden = atBottom();
   };
 
   // Layout changes we do not drive (window resize, the composer growing, a <details>
   // opening) also move the end.
+  setFollowing(following);
   new ResizeObserver(follow).observe(content);
   new ResizeObserver(follow).observe(scroller);
 

@@ -15,6 +15,7 @@ import { benchActivation, benchHost } from './host';
 import { benchLifeline } from './lifeline';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
 import { benchTranscript } from './micro';
+import { benchMarkdownStream } from './markdownStream';
 import { benchWebview } from './webview';
 import { benchWebviewScroll } from './webviewScroll';
 
@@ -71,6 +72,7 @@ async function main(): Promise<number> {
     ['busy', () => benchBusy([200, 1800, 3800], quick ? 1 : 3)],
     ['host', () => benchHost(quick ? 5 : 20, quick ? 1_000 : 10_000)],
     ['activation', () => benchActivation(quick ? 2 : 5)],
+    ['markdown', () => benchMarkdownStream(quick ? 2 : 10, 5_000, quick ? 3 : 9)],
     ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10)],
     ['webview:scroll', () => benchWebviewScroll(quick ? 300 : 3_000, 7)],
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],

@@ -18,6 +18,11 @@
 // on a scroll up failed the same step: "24919/26176, 24726/26253 jump", the browser's scroll
 // anchoring moving the view up while entries below it grew).
 //
+// Scroll anchoring is off while the panel follows the end and on for a reader who scrolled up
+// (scroll.ts, session 9). Sabotage (the `.scroller.following` rule removed), this printed:
+//   step ""Scroll to latest" follows the end again until the answer ends" failed after 2.1 s:
+//   scroll anchoring is auto while following: every frame of a streaming answer looks for an anchor …
+//
 // Standalone: `node test/host/scrollSmoke.mjs` (needs dist/ built); run.mjs calls runScrollSmoke().
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,7 +92,8 @@ function scenario() {
 const position = (frame) =>
   frame.evaluate(() => {
     const s = document.querySelector('main.scroller');
-    return { top: s.scrollTop, fromEnd: s.scrollHeight - s.scrollTop - s.clientHeight, jump: !document.querySelector('.jump-to-latest').hidden };
+    // anchor: the browser's scroll anchoring, off while following (scroll.ts), on for a reader.
+    return { top: s.scrollTop, fromEnd: s.scrollHeight - s.scrollTop - s.clientHeight, jump: !document.querySelector('.jump-to-latest').hidden, anchor: window.getComputedStyle(s).overflowAnchor };
   });
 
 /** At the end with the jump button hidden, over `frames` animation frames in a row (entries first laid out move the end). */
@@ -243,6 +249,7 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       if (!before.jump || !after.jump) throw new Error(`"Scroll to latest" not offered (${JSON.stringify({ before, after })})`);
       if (Math.abs(after.top - before.top) > 2) throw new Error(`the place moved from ${before.top} to ${after.top} while the answer streamed`);
       if (after.fromEnd <= before.fromEnd) throw new Error(`the answer did not grow below the reader (${before.fromEnd} → ${after.fromEnd} px from the end)`);
+      if (after.anchor !== 'auto') throw new Error(`scroll anchoring is ${after.anchor} for a reader who scrolled up: entries above laid out anew would move their place`);
     });
 
     await step('"Scroll to latest" follows the end again until the answer ends', async () => {
@@ -250,6 +257,8 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       await waitTurnEnd(frame, timeoutMs);
       await frame.locator('.entry.agent', { hasText: 'Slow line 119.' }).waitFor({ timeout: 10_000 });
       await atEndFor(frame, 30, 'after the streamed answer');
+      const { anchor } = await position(frame);
+      if (anchor !== 'none') throw new Error(`scroll anchoring is ${anchor} while following: every frame of a streaming answer looks for an anchor it does not need`);
     });
 
     await step('to the top of the conversation and back down to its end by the wheel: following again', async () => {

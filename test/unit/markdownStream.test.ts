@@ -162,6 +162,47 @@ describe('webview markdown stream', () => {
     assert.equal(stream.text, 'Goodbye');
   });
 
+  // The source is kept as the part rendered for good and the rest (so that a step reads only the
+  // rest). Sabotage (takeTail() dropping what it moves instead of adding it to the rendered
+  // part), this printed: "AssertionError: the text, after steps" with
+  // 'Some *emphasis* and `code`, …' where '# Title\n\nSome *emphasis* …' was expected.
+  it('keeps the whole text across steps, upserts and the drop to plain text', () => {
+    const rand = random(7);
+    for (const text of [...CORPUS, CORPUS.join('\n'), '>'.repeat(MAX_NESTING + 5) + ' deep\n\nthen more\n']) {
+      const stream = new MarkdownStream();
+      let at = 0;
+      while (at < text.length) {
+        const size = 1 + Math.floor(rand() * 40);
+        stream.append(text.slice(at, at + size));
+        at += size;
+        if (rand() < 0.5) while (stream.pending) stream.step(64);
+        assert.equal(stream.text, text.slice(0, at).replace(/\r\n?/g, '\n'), 'the text, after steps');
+      }
+      const grown = `${stream.text}\n\nand an upsert's more`;
+      assert.equal(stream.replace(grown), true);
+      while (stream.pending) stream.step(64);
+      assert.equal(stream.text, grown);
+    }
+  });
+
+  // agent.ts shows an answer of white space only as empty; it asked `text.trim() === ''` after
+  // every frame, which copied the whole answer each time.
+  it('knows an answer of white space only', () => {
+    const stream = new MarkdownStream();
+    assert.equal(stream.blank, true);
+    stream.append(' \n\t');
+    stream.step();
+    assert.equal(stream.blank, true);
+    stream.append('x');
+    assert.equal(stream.blank, false);
+    stream.append('\n\n');
+    assert.equal(stream.blank, false);
+    stream.replace('  ');
+    assert.equal(stream.blank, true);
+    stream.replace('  then text');
+    assert.equal(stream.blank, false);
+  });
+
   it('keeps a CRLF split across chunks as one line end', () => {
     const stream = new MarkdownStream();
     stream.append('a\r');

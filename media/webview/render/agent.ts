@@ -54,7 +54,7 @@ export function createAgentView(entry: Extract<TranscriptEntry, { kind: 'agent' 
     }
     if (tooDeep) plain = appendPlain(body);
     if (plainText && plain) plain.appendData(plainText);
-    root.classList.toggle('empty', stream.text.trim() === '');
+    root.classList.toggle('empty', stream.blank);
     return stream.pending;
   };
   flush();
