@@ -93,7 +93,12 @@ const position = (frame) =>
   frame.evaluate(() => {
     const s = document.querySelector('main.scroller');
     // anchor: the browser's scroll anchoring, off while following (scroll.ts), on for a reader.
-    return { top: s.scrollTop, fromEnd: s.scrollHeight - s.scrollTop - s.clientHeight, jump: !document.querySelector('.jump-to-latest').hidden, anchor: window.getComputedStyle(s).overflowAnchor };
+    return {
+      top: s.scrollTop,
+      fromEnd: s.scrollHeight - s.scrollTop - s.clientHeight,
+      jump: !document.querySelector('.jump-to-latest').hidden,
+      anchor: window.getComputedStyle(s).overflowAnchor,
+    };
   });
 
 /** At the end with the jump button hidden, over `frames` animation frames in a row (entries first laid out move the end). */
@@ -249,7 +254,8 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       if (!before.jump || !after.jump) throw new Error(`"Scroll to latest" not offered (${JSON.stringify({ before, after })})`);
       if (Math.abs(after.top - before.top) > 2) throw new Error(`the place moved from ${before.top} to ${after.top} while the answer streamed`);
       if (after.fromEnd <= before.fromEnd) throw new Error(`the answer did not grow below the reader (${before.fromEnd} → ${after.fromEnd} px from the end)`);
-      if (after.anchor !== 'auto') throw new Error(`scroll anchoring is ${after.anchor} for a reader who scrolled up: entries above laid out anew would move their place`);
+      if (after.anchor !== 'auto')
+        throw new Error(`scroll anchoring is ${after.anchor} for a reader who scrolled up: entries above laid out anew would move their place`);
     });
 
     await step('"Scroll to latest" follows the end again until the answer ends', async () => {
@@ -258,7 +264,8 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       await frame.locator('.entry.agent', { hasText: 'Slow line 119.' }).waitFor({ timeout: 10_000 });
       await atEndFor(frame, 30, 'after the streamed answer');
       const { anchor } = await position(frame);
-      if (anchor !== 'none') throw new Error(`scroll anchoring is ${anchor} while following: every frame of a streaming answer looks for an anchor it does not need`);
+      if (anchor !== 'none')
+        throw new Error(`scroll anchoring is ${anchor} while following: every frame of a streaming answer looks for an anchor it does not need`);
     });
 
     await step('to the top of the conversation and back down to its end by the wheel: following again', async () => {
