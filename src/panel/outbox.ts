@@ -1,21 +1,26 @@
-// The panel host's queue of messages for the webview: streamed text is gathered for one frame
-// and posted as one message instead of one per chunk. No `vscode` here, so that the batching
-// can be tested with a flush that comes as late as a loaded machine makes it.
+// The panel host's queue of messages for the webview: streamed text is gathered for a few frames
+// and posted as one message instead of one per chunk; everything else (an entry, the status, a
+// reply) goes out as soon as the work that posted it is done, with the text queued before it.
+// No `vscode` here, so that the batching can be tested with flushes that come as late as a
+// loaded machine makes them.
 //
-// What is queued is a copy taken when it is posted. The queue holds messages for up to a frame;
+// What is queued is a copy taken when it is posted. The queue holds text for up to BATCH_MS;
 // holding the sender's object instead let a late flush send what that object had become since
 // (an agent entry grown by later chunks) and then the chunks again as appends: "Allow (pretend
 // edit)w (pretend edit)".
 import type { HostToWebview } from '../shared/messages';
 
 /**
- * Streamed text is gathered this long before it is posted: one message per two frames at most,
- * not one per chunk. Each message crosses the extension host's RPC, the workbench and the
- * webview's frame, all on the two cores the agent and the host also need: at 5,000 chunks a
- * second, 33 ms instead of 16 took the processes' CPU from 15.7–17.9 to 13.3–14.6 s in 10 s
- * (the streaming bench, quiet machine), and the text still moves at 30 updates a second.
+ * Streamed text is gathered this long before it is posted: one message per three frames at
+ * most, not one per chunk. Each message crosses the extension host's RPC, the workbench and the
+ * webview's frame, and each makes a frame that the workbench's renderer lays out, paints and
+ * composites, all on the two cores the agent and the host also need. At 5,000 chunks a second
+ * (the streaming bench, quiet machine): 16 -> 33 ms took the processes' CPU over 10 s from
+ * 15.7–17.9 to 13.3–14.6 s; 33 -> 50 ms, three runs each, interleaved: 14.5–16.0 -> 12.8–14.3 s
+ * (the renderer 5.9–6.7 -> 5.2–5.7 s). Text still moves 20 times a second, which reads as
+ * smoothly; only text waits so long (`post`).
  */
-export const BATCH_MS = 33;
+export const BATCH_MS = 50;
 
 /** Runs `flush` once, later; the returned function cancels it. */
 export type Schedule = (flush: () => void) => () => void;
@@ -25,13 +30,28 @@ const timerSchedule: Schedule = (flush) => {
   return () => clearTimeout(timer);
 };
 
+/** Once the current task's work is done: the posts it makes together go out together. */
+const microtaskSchedule: Schedule = (flush) => {
+  let live = true;
+  queueMicrotask(() => {
+    if (live) flush();
+  });
+  return () => (live = false);
+};
+
 export class Outbox {
   private queue: HostToWebview[] = [];
-  private cancelFlush: (() => void) | undefined;
+  private cancelLater: (() => void) | undefined;
+  private cancelSoon: (() => void) | undefined;
 
+  /**
+   * `later`: when gathered text goes out. `soon`: when anything else does (a Stop becoming
+   * "stopping…", a tool card, the first words of an answer: not a batch's wait later).
+   */
   constructor(
     private readonly deliver: (message: HostToWebview) => void,
-    private readonly schedule: Schedule = timerSchedule,
+    private readonly later: Schedule = timerSchedule,
+    private readonly soon: Schedule = microtaskSchedule,
   ) {}
 
   /** Messages waiting for the next flush (for tests and the log). */
@@ -48,13 +68,13 @@ export class Outbox {
     } else {
       this.queue.push(snapshot(message));
     }
-    this.cancelFlush ??= this.schedule(() => this.flush());
+    if (message.type === 'append') this.cancelLater ??= this.later(() => this.flush());
+    else this.cancelSoon ??= this.soon(() => this.flush());
   }
 
   /** Post everything queued now, in order. */
   flush(): void {
-    this.cancelFlush?.();
-    this.cancelFlush = undefined;
+    this.cancelScheduled();
     const batch = this.queue;
     this.queue = [];
     for (const message of batch) this.deliver(message);
@@ -62,9 +82,14 @@ export class Outbox {
 
   /** Forget what is queued: a new snapshot supersedes it, or the webview is gone. */
   clear(): void {
-    this.cancelFlush?.();
-    this.cancelFlush = undefined;
+    this.cancelScheduled();
     this.queue = [];
+  }
+
+  private cancelScheduled(): void {
+    this.cancelLater?.();
+    this.cancelSoon?.();
+    this.cancelLater = this.cancelSoon = undefined;
   }
 }
 

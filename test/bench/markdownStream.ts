@@ -1,6 +1,6 @@
 // Group `markdown` of `npm run bench`: the webview's side of a streaming answer, without the
 // browser. The answer of the streaming bench (group 5: 5,000 chunks a second for 10 s, a
-// paragraph every 100 chunks) arrives in the host's 33 ms batches; each batch is appended and
+// paragraph every 100 chunks) arrives in the host's batches (BATCH_MS); each batch is appended and
 // stepped through as render/agent.ts does in one frame. Baseline, in the same run: rendering the
 // whole final answer once (what a renderer that re-renders the answer pays for one frame at its
 // end). A stream whose steps cost the same as one render of the whole is linear; a stream whose
@@ -12,7 +12,7 @@ import { alternate, fmtMs, fmtSpread, median, record } from './harness';
 
 /**
  * The streamed steps may cost this many renders of the whole answer. Measured on the quiet 2-core
- * machine: 2.2–3.2× (each frame renders the open paragraph again; 304 frames). With the source
+ * machine: 2.2–3.2× with 33 ms batches (each frame renders the open paragraph again; 304 frames). With the source
  * kept as one string, which every step copied, and the whole text trimmed after every frame
  * (the code before session 9, put back once by hand): 230 ms against 20 ms, 11.3×, FAIL.
  */

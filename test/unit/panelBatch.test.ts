@@ -13,23 +13,34 @@ const chunk = (text: string): SessionNotification => ({ sessionId: 's', update: 
 const LINE = 'You chose **Allow (pretend edit)**.';
 const CHUNKS = LINE.match(/.{1,8}/gs)!;
 
-/** An outbox whose flush runs only when the test says (a machine too loaded to run timers). */
-function manualOutbox(delivered: HostToWebview[]): { outbox: Outbox; due: () => boolean; runDue: () => void } {
+/** A schedule that runs what it was given only when the test says (a machine too loaded to run timers). */
+function manualSchedule(): { schedule: (flush: () => void) => () => void; due: () => boolean; runDue: () => void } {
   let pending: (() => void) | undefined;
-  const outbox = new Outbox(
-    (m) => delivered.push(m),
-    (flush) => {
+  return {
+    schedule: (flush) => {
       pending = flush;
       return () => (pending = undefined);
     },
-  );
-  return {
-    outbox,
     due: () => pending !== undefined,
     runDue: () => {
       const run = pending;
       pending = undefined;
       run?.();
+    },
+  };
+}
+
+/** An outbox whose flushes, the batch's and the prompt one alike, run only when the test says. */
+function manualOutbox(delivered: HostToWebview[]): { outbox: Outbox; due: () => boolean; runDue: () => void } {
+  const later = manualSchedule();
+  const soon = manualSchedule();
+  const outbox = new Outbox((m) => delivered.push(m), later.schedule, soon.schedule);
+  return {
+    outbox,
+    due: () => later.due() || soon.due(),
+    runDue: () => {
+      later.runDue();
+      soon.runDue();
     },
   };
 }
@@ -164,5 +175,31 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     assert.equal(due(), false, 'clear() cancels the scheduled flush');
     runDue();
     assert.deepEqual(delivered, []);
+  });
+
+  // Sabotage (post() scheduling every message on the batch's timer, as before session 9), this
+  // printed: AssertionError: what is not text waited for the batch, + [] - [ { id: 'a1', text: 'streamed ', … } ]
+  it('text waits for the batch; anything else goes out with the work that posted it, after the text queued before it', () => {
+    const delivered: HostToWebview[] = [];
+    const later = manualSchedule();
+    const soon = manualSchedule();
+    const outbox = new Outbox((m) => delivered.push(m), later.schedule, soon.schedule);
+    outbox.post({ type: 'append', id: 'a1', text: 'streamed ' });
+    assert.equal(soon.due(), false, 'text alone waits for the batch');
+    assert.equal(later.due(), true);
+    outbox.post({ type: 'focusInput' });
+    soon.runDue();
+    assert.deepEqual(delivered, [{ type: 'append', id: 'a1', text: 'streamed ' }, { type: 'focusInput' }], 'what is not text waited for the batch');
+    assert.equal(later.due(), false, 'the flush cancelled the batch it emptied');
+  });
+
+  it('the prompt flush, unmocked, comes after the posting code and before any timer', async () => {
+    const delivered: HostToWebview[] = [];
+    const outbox = new Outbox((m) => delivered.push(m));
+    outbox.post({ type: 'append', id: 'a1', text: 'x' });
+    outbox.post({ type: 'focusInput' });
+    assert.deepEqual(delivered, [], 'nothing goes out inside the posting code');
+    await Promise.resolve();
+    assert.equal(delivered.length, 2);
   });
 });
