@@ -73,7 +73,7 @@ async function main(): Promise<number> {
     ['host', () => benchHost(quick ? 5 : 20, quick ? 1_000 : 10_000)],
     ['activation', () => benchActivation(quick ? 2 : 5)],
     ['markdown', () => benchMarkdownStream(quick ? 2 : 10, 5_000, quick ? 3 : 9)],
-    ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10)],
+    ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10, quick ? 1 : 3)],
     ['webview:scroll', () => benchWebviewScroll(quick ? 300 : 3_000, 7)],
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
     ['checkpoint', () => benchCheckpoint(quick ? 500 : 5_000, quick ? 3 : 7)],

@@ -100,10 +100,61 @@ export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
   return { server, browser, page, frame };
 }
 
-export async function benchWebview(seconds: number, perSecond: number, idleSeconds: number): Promise<void> {
+/** What one run of the streaming group saw: a fresh code-server, browser and panel each. */
+interface StreamRun {
+  idle: Window;
+  blocked: Window;
+  probeOk: boolean;
+  flood: Window;
+  /** The chunk numbers shown, in the order the answer shows them. */
+  seen: number[];
+  sentMs: number | undefined;
+  cpu: Map<string, number>;
+  cpuWall: number;
+}
+
+/**
+ * `runs` runs, each with its own code-server, browser and panel: one 10 s run on a shared 2-core
+ * machine is one sample of a spread wider than most changes (BENCHMARKS.md), so the rows give
+ * each run's figure and judge the median run; the worst run is printed beside it.
+ */
+export async function benchWebview(seconds: number, perSecond: number, idleSeconds: number, runs: number): Promise<void> {
   const count = seconds * perSecond;
-  console.log(`\n5. Streaming into the real webview (code-server + Chromium): ${count} chunks at ${perSecond}/s, against the idle panel (${idleSeconds} s)`);
+  console.log(
+    `\n5. Streaming into the real webview (code-server + Chromium): ${count} chunks at ${perSecond}/s, against the idle panel (${idleSeconds} s); ${runs} runs`,
+  );
   const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as CodeServerLib;
+  const results: StreamRun[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const run = await streamOnce(lib, seconds, perSecond, idleSeconds);
+      results.push(run);
+      const from = run.flood.firstRender ?? 0;
+      const to = run.flood.lastRender ?? Infinity;
+      // Where the stalls fell: before the first render (the prompt going out), during the stream, or after it.
+      const at = (t: number) => (t < from ? 'before' : t > to ? 'after' : `${((t - from) / 1000).toFixed(1)} s`);
+      const g = streamGaps(run);
+      console.log(
+        `    run ${i + 1}: frame gaps p99 ${percentile(g, 99).toFixed(1)} ms, longest task ${Math.max(0, ...run.flood.lateness).toFixed(1)} ms, ${formatCpu(run.cpu, run.cpuWall)}`,
+      );
+      console.log(`      stalls over 50 ms: ${run.flood.stalls.map(([t, ms]) => `${ms.toFixed(0)} ms at ${at(t)}`).join(', ') || 'none'}`);
+    }
+  } finally {
+    await lib.cleanupAll();
+  }
+  report(results, count);
+}
+
+/** The frame gaps while the answer streamed: between its first and its last render. */
+function streamFrames(run: StreamRun): { t: number; renders: number }[] {
+  const from = run.flood.firstRender ?? 0;
+  const to = run.flood.lastRender ?? Infinity;
+  return run.flood.frames.map((t, i) => ({ t, renders: run.flood.renders[i] ?? 0 })).filter(({ t }) => t >= from && t <= to + 50);
+}
+const streamGaps = (run: StreamRun): number[] => gaps(streamFrames(run).map((f) => f.t));
+
+async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number, idleSeconds: number): Promise<StreamRun> {
+  const count = seconds * perSecond;
   const scratch = mkdtempSync(path.join(tmpdir(), 'reins-bench-webview-'));
   const workspace = path.join(scratch, 'ws');
   cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
@@ -138,15 +189,6 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     // is still blocked: the gap can read a frame short of the block (133 ms for 150 in a quiet
     // run on 2 December). The timer sees the whole block.
     const probeOk = Math.max(...blocked.lateness) >= 140 && Math.max(...gaps(blocked.frames)) >= 150 - 2 * 16.7;
-    record({
-      name: 'webview probe: a 150 ms block seen',
-      reins: `timer lateness ${Math.max(0, ...blocked.lateness).toFixed(0)} ms, frame gap ${Math.max(0, ...gaps(blocked.frames)).toFixed(0)} ms`,
-      baseline: `longtask entries: ${blocked.longtasks}`,
-      ratio: undefined,
-      target: 'timer ≥ 140 ms, frame gap ≥ 117 ms',
-      pass: probeOk,
-      note: "the frame blocked on purpose once: the timer-lateness and frame-gap probes must see it (the frame's longtask observer does not)",
-    });
 
     // The flood.
     await frame.evaluate(RESET);
@@ -182,66 +224,84 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
       .map((l) => JSON.parse(l) as { event?: string; ms?: number })
       .find((e) => e.event === 'flood-sent');
     const seen = [...text.matchAll(/\bc(\d+)\b/g)].map((m) => Number(m[1]));
-    const inOrder = seen.length === count && seen.every((n, i) => n === i);
-    const twice = seen.length - new Set(seen).size;
-    record({
-      name: 'webview stream: chunks rendered',
-      reins: `${seen.length} of ${count}${twice ? `, ${twice} twice` : ''}${inOrder ? ', in order' : ', NOT in order'}`,
-      baseline: sent?.ms ? `sent in ${(sent.ms / 1000).toFixed(1)} s (${Math.round(count / (sent.ms / 1000))}/s)` : 'n/a',
-      ratio: undefined,
-      target: 'every chunk exactly once, in order',
-      pass: inOrder,
-    });
-
-    // Streaming: the frames between the first and the last render of the answer.
-    const from = flood.firstRender ?? 0;
-    const to = flood.lastRender ?? Infinity;
-    const inStream = flood.frames.map((t, i) => ({ t, renders: flood.renders[i] ?? 0 })).filter(({ t }) => t >= from && t <= to + 50);
-    const streamGaps = gaps(inStream.map((f) => f.t));
-    const idleGaps = gaps(idle.frames);
-    const perFrame = inStream.map((f) => f.renders);
-    record({
-      name: 'webview stream: renders per frame',
-      reins: `max ${Math.max(0, ...perFrame)}, mean ${(perFrame.reduce((a, b) => a + b, 0) / Math.max(1, perFrame.length)).toFixed(2)} over ${perFrame.length} frames`,
-      baseline: `idle: max ${Math.max(0, ...idle.renders)}`,
-      ratio: undefined,
-      target: '≤ 1 per frame',
-      pass: perFrame.length > 0 && Math.max(...perFrame) <= 1,
-      note: 'MutationObserver deliveries on #transcript between two animation frames',
-    });
-    record({
-      name: 'webview stream: frame gaps',
-      reins: fmt(streamGaps),
-      baseline: `idle: ${fmt(idleGaps)}`,
-      ratio: streamGaps.length && idleGaps.length ? percentile(streamGaps, 99) / percentile(idleGaps, 99) : undefined,
-      target: `p99 ≤ ${GAP_P99_MAX_MS} ms`,
-      pass: streamGaps.length > 0 && percentile(streamGaps, 99) <= GAP_P99_MAX_MS,
-      note: `ratio: p99 against the idle panel's p99; ${streamGaps.length} frames while the answer streamed (${((to - from) / 1000).toFixed(1)} s)`,
-    });
-    const streamLate = flood.lateness;
-    // Where the stalls fell: before the first render (the agent starting), during the stream, or after it.
-    const at = (t: number) => (t < from ? 'before' : t > to ? 'after' : `${((t - from) / 1000).toFixed(1)} s`);
-    console.log(`    stalls over 50 ms: ${flood.stalls.map(([t, ms]) => `${ms.toFixed(0)} ms at ${at(t)}`).join(', ') || 'none'}`);
-    record({
-      name: 'webview stream: longest task',
-      reins: `${Math.max(0, ...streamLate).toFixed(1)} ms (timer lateness p99 ${streamLate.length ? percentile(streamLate, 99).toFixed(1) : 'n/a'} ms)`,
-      baseline: `idle: ${Math.max(0, ...idle.lateness).toFixed(1)} ms`,
-      ratio: Math.max(0, ...streamLate) / Math.max(1, ...idle.lateness),
-      target: `≤ ${TASK_MAX_MS} ms`,
-      pass: probeOk ? Math.max(0, ...streamLate) <= TASK_MAX_MS : false,
-      note: `how late a 4 ms timer fired (the frame's longtask observer gave ${flood.longtasks} entries); probe ${probeOk ? 'proven' : 'NOT proven'} by a 150 ms block`,
-    });
-    record({
-      name: 'webview stream: CPU per process',
-      reins: formatCpu(cpu, cpuWall),
-      baseline: '2 cores',
-      ratio: undefined,
-      target: 'info',
-      pass: undefined,
-      note: 'what the processes took while the flood ran (/proc); the webview waits for a core when the others take both',
-    });
+    return { idle, blocked, probeOk, flood, seen, sentMs: sent?.ms, cpu, cpuWall };
   } finally {
-    await lib.cleanupAll();
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The rows, from every run: correctness in all of them, timing judged on the median run. */
+function report(runs: StreamRun[], count: number): void {
+  const n = runs.length;
+  const each = (xs: number[], unit = 'ms') => `${xs.map((x) => x.toFixed(1)).join(' / ')} ${unit}`;
+  const first = runs[0]; // runs ≥ 1
+  const proven = runs.filter((r) => r.probeOk).length;
+  record({
+    name: 'webview probe: a 150 ms block seen',
+    reins: `timer lateness ${each(runs.map((r) => Math.max(0, ...r.blocked.lateness)))}, frame gap ${each(runs.map((r) => Math.max(0, ...gaps(r.blocked.frames))))}`,
+    baseline: `longtask entries: ${first.blocked.longtasks}`,
+    ratio: undefined,
+    target: 'timer ≥ 140 ms, frame gap ≥ 117 ms',
+    pass: proven === n,
+    note: `the frame blocked on purpose once per run (proven in ${proven} of ${n}): the timer-lateness and frame-gap probes must see it (the frame's longtask observer does not)`,
+  });
+
+  const inOrder = runs.map((r) => r.seen.length === count && r.seen.every((c, i) => c === i));
+  const twice = runs.map((r) => r.seen.length - new Set(r.seen).size);
+  record({
+    name: 'webview stream: chunks rendered',
+    reins: runs.map((r, i) => `${r.seen.length} of ${count}${twice[i] ? `, ${twice[i]} twice` : ''}${inOrder[i] ? ', in order' : ', NOT in order'}`).join('; '),
+    baseline: `sent at ${runs.map((r) => (r.sentMs ? `${Math.round(count / (r.sentMs / 1000))}/s` : 'n/a')).join(', ')}`,
+    ratio: undefined,
+    target: 'every chunk exactly once, in order, in every run',
+    pass: inOrder.every(Boolean),
+  });
+
+  const perFrame = runs.flatMap((r) => streamFrames(r).map((f) => f.renders));
+  record({
+    name: 'webview stream: renders per frame',
+    reins: `max ${Math.max(0, ...perFrame)}, mean ${(perFrame.reduce((a, b) => a + b, 0) / Math.max(1, perFrame.length)).toFixed(2)} over ${perFrame.length} frames of ${n} runs`,
+    baseline: `idle: max ${Math.max(0, ...runs.flatMap((r) => r.idle.renders))}`,
+    ratio: undefined,
+    target: '≤ 1 per frame',
+    pass: perFrame.length > 0 && Math.max(...perFrame) <= 1,
+    note: 'MutationObserver deliveries on #transcript between two animation frames',
+  });
+
+  const p99s = runs.map((r) => percentile(streamGaps(r), 99));
+  const idleP99s = runs.map((r) => percentile(gaps(r.idle.frames), 99));
+  const medianRun = runs[p99s.indexOf([...p99s].sort((a, b) => a - b)[Math.floor((n - 1) / 2)])];
+  record({
+    name: 'webview stream: frame gaps',
+    reins: `p99 median ${median(p99s).toFixed(1)} ms (runs: ${each(p99s)}); the median run: ${fmt(streamGaps(medianRun))}`,
+    baseline: `idle p99: ${each(idleP99s)}`,
+    ratio: median(p99s) / median(idleP99s),
+    target: `median run's p99 ≤ ${GAP_P99_MAX_MS} ms`,
+    pass: median(p99s) <= GAP_P99_MAX_MS,
+    note: `ratio: the median p99s, streaming over idle; ${streamGaps(medianRun).length} frames while the median run's answer streamed`,
+  });
+
+  const longest = runs.map((r) => Math.max(0, ...r.flood.lateness));
+  const idleLongest = runs.map((r) => Math.max(0, ...r.idle.lateness));
+  record({
+    name: 'webview stream: longest task',
+    reins: `median ${median(longest).toFixed(1)} ms (runs: ${each(longest)}; timer lateness p99 ${each(runs.map((r) => percentile(r.flood.lateness, 99)))})`,
+    baseline: `idle: ${each(idleLongest)}`,
+    ratio: median(longest) / Math.max(1, median(idleLongest)),
+    target: `median run's ≤ ${TASK_MAX_MS} ms`,
+    pass: proven === n && median(longest) <= TASK_MAX_MS,
+    note: `how late a 4 ms timer fired, from the prompt to the answer's end (the frame's longtask observer gave ${first.flood.longtasks} entries); the idle panel's own stalls are the machine's`,
+  });
+
+  const totals = runs.map((r) => [...r.cpu.values()].reduce((a, b) => a + b, 0));
+  const renderer = runs.map((r) => Math.max(0, ...[...r.cpu].filter(([role]) => role.startsWith('browser renderer')).map(([, s]) => s)));
+  record({
+    name: 'webview stream: CPU per process',
+    reins: `all processes ${each(totals, 'CPU-s')}, the renderer ${each(renderer, 's')}; the median run: ${formatCpu(medianRun.cpu, medianRun.cpuWall)}`,
+    baseline: '2 cores',
+    ratio: undefined,
+    target: 'info',
+    pass: undefined,
+    note: 'what the processes took while the flood ran (/proc); the webview waits for a core when the others take both',
+  });
 }
