@@ -1,6 +1,7 @@
 // The panel host's queue of messages for the webview: streamed text is gathered for a few frames
 // and posted as one message instead of one per chunk; everything else (an entry, the status, a
-// reply) goes out as soon as the work that posted it is done, with the text queued before it.
+// reply) goes out as soon as the work that posted it is done, with the text queued before it
+// (and is gathered as text is when it comes less than a batch after the last flush).
 // No `vscode` here, so that the batching can be tested with flushes that come as late as a
 // loaded machine makes them.
 //
@@ -18,7 +19,7 @@ import type { HostToWebview } from '../shared/messages';
  * (the streaming bench, quiet machine): 16 -> 33 ms took the processes' CPU over 10 s from
  * 15.7–17.9 to 13.3–14.6 s; 33 -> 50 ms, three runs each, interleaved: 14.5–16.0 -> 12.8–14.3 s
  * (the renderer 5.9–6.7 -> 5.2–5.7 s). Text still moves 20 times a second, which reads as
- * smoothly; only text waits so long (`post`).
+ * smoothly; anything else waits so long only when it comes in a flood (`post`).
  */
 export const BATCH_MS = 50;
 
@@ -43,15 +44,19 @@ export class Outbox {
   private queue: HostToWebview[] = [];
   private cancelLater: (() => void) | undefined;
   private cancelSoon: (() => void) | undefined;
+  private lastFlush = -Infinity;
 
   /**
    * `later`: when gathered text goes out. `soon`: when anything else does (a Stop becoming
-   * "stopping…", a tool card, the first words of an answer: not a batch's wait later).
+   * "stopping…", a tool card, the first words of an answer: not a batch's wait later), unless
+   * a flush went out less than BATCH_MS ago: a flood of updates that are not text (a tool's
+   * output streamed as tool_call_updates) is gathered as text is. `now`: the clock, in ms.
    */
   constructor(
     private readonly deliver: (message: HostToWebview) => void,
     private readonly later: Schedule = timerSchedule,
     private readonly soon: Schedule = microtaskSchedule,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Messages waiting for the next flush (for tests and the log). */
@@ -68,13 +73,14 @@ export class Outbox {
     } else {
       this.queue.push(snapshot(message));
     }
-    if (message.type === 'append') this.cancelLater ??= this.later(() => this.flush());
-    else this.cancelSoon ??= this.soon(() => this.flush());
+    if (message.type !== 'append' && this.now() - this.lastFlush >= BATCH_MS) this.cancelSoon ??= this.soon(() => this.flush());
+    else this.cancelLater ??= this.later(() => this.flush());
   }
 
   /** Post everything queued now, in order. */
   flush(): void {
     this.cancelScheduled();
+    this.lastFlush = this.now();
     const batch = this.queue;
     this.queue = [];
     for (const message of batch) this.deliver(message);

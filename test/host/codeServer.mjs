@@ -324,35 +324,38 @@ export function stepper(log) {
 
 /** The extension host registers commands seconds after the workbench is drawn: retry. */
 export async function runCommand(page, title, timeoutMs = 60_000) {
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
+  const attempt = await fillQuickInput(page, { open: () => page.keyboard.press('F1'), text: `>${title}`, row, timeoutMs, what: `command "${title}"` });
+  await page.keyboard.press('Enter');
+  return attempt;
+}
+
+/**
+ * Opens a quick input with `open()`, fills in `text` and waits for `row`; the caller presses
+ * Enter. Tried again until `timeoutMs` when the workbench missed the key (under load: the
+ * lifeline smoke failed so twice at a load average of 20), when the input closed between showing
+ * and the fill (focus moving to a view that opens at the same moment: the view smoke's palette
+ * and a fresh clone's theme picker each failed so once, "locator.fill: Timeout 30000ms
+ * exceeded"), or when `row` does not come. Returns the attempt that worked.
+ */
+export async function fillQuickInput(page, { open, text, row, timeoutMs = 60_000, what }) {
   const deadline = Date.now() + timeoutMs;
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
+    await open();
     try {
       await input.waitFor({ state: 'visible', timeout: 10_000 });
-    } catch (err) {
-      // Under load the workbench can miss an early F1 (the lifeline smoke failed here twice at a
-      // load average of 20): press it again until the deadline.
-      if (Date.now() > deadline) throw err;
-      continue;
-    }
-    try {
-      // The palette can close again between showing and the fill (focus moving to a view that
-      // opens at the same moment: the view smoke failed here once, "element is not visible"
-      // for 30 s): open it again rather than wait on a closed one.
-      await input.fill(`>${title}`, { timeout: 5_000 });
+      await input.fill(text, { timeout: 5_000 });
     } catch (err) {
       if (Date.now() > deadline) throw err;
       continue;
     }
     try {
       await row.first().waitFor({ state: 'visible', timeout: 2_000 });
-      await page.keyboard.press('Enter');
       return attempt;
     } catch {
       await page.keyboard.press('Escape');
-      if (Date.now() > deadline) throw new Error(`command "${title}" did not appear in the palette within ${timeoutMs / 1000} s`);
+      if (Date.now() > deadline) throw new Error(`${what} did not appear in the quick input within ${timeoutMs / 1000} s`);
       await page.waitForTimeout(1_000);
     }
   }

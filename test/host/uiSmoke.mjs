@@ -16,19 +16,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 import { composerSteps } from './uiSmokeComposer.mjs';
 import { queueSteps } from './uiSmokeQueue.mjs';
+import { themeSteps, themeShots } from './uiSmokeThemes.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
 const PROMPT = 'hello from the smoke test';
 const COMMAND = 'Reins: Open Agent Panel';
 const log = (m) => console.log(`[ui-smoke] ${m}`);
-/** The themes the panel is pictured in (test-results/ui-smoke-theme-*.png): workbench class, webview body class. */
-const THEMES = [
-  { name: 'dark', theme: 'Dark Modern', workbench: 'vs-dark', body: 'vscode-dark' },
-  { name: 'high-contrast', theme: 'Dark High Contrast', workbench: 'hc-black', body: 'vscode-high-contrast' },
-  // Last: the rest of the smoke goes on in the light theme it started in.
-  { name: 'light', theme: 'Light Modern', workbench: 'vs', body: 'vscode-light' },
-];
 // Browser console errors that are expected offline (gallery lookups, vsda 404s).
 const NOISE = /open-vsx\.org|ERR_NAME_NOT_RESOLVED|status of 404|authentication provider 'github'/;
 
@@ -105,14 +99,7 @@ async function describeState(page, frame) {
 export async function runUiSmoke({ server, workspace, extensionDevelopmentPath = repo, timeoutMs = 60_000 } = {}) {
   mkdirSync(resultsDir, { recursive: true });
   // Stale pictures from an earlier run would mislead whoever reads test-results/.
-  for (const f of [
-    'ui-smoke.png',
-    'ui-smoke-diff.png',
-    'ui-smoke-stopped.png',
-    'ui-smoke-new-session.png',
-    'ui-smoke-failure.png',
-    ...THEMES.map((t) => `ui-smoke-theme-${t.name}.png`),
-  ])
+  for (const f of ['ui-smoke.png', 'ui-smoke-diff.png', 'ui-smoke-stopped.png', 'ui-smoke-new-session.png', 'ui-smoke-failure.png', ...themeShots])
     rmSync(join(resultsDir, f), { force: true });
   const ownServer = !server;
   // Conversations in the editor tab (the view has its own smoke), with the demonstration agent
@@ -248,42 +235,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await frame.locator('.entry.tool .tool-terminal', { hasText: 'demonstration output, line 3' }).waitFor({ timeout: 10_000 });
       await frame.locator('.entry.tool .tool-diff .diff-row.add', { hasText: PROMPT }).waitFor({ timeout: 10_000 });
     });
-    // Light, dark and high contrast, picked through Preferences: Color Theme as a user would
-    // (code-server's workbench did not see a settings file written behind its back: "the dark
-    // theme … Timeout 30000ms exceeded"); the panel follows the workbench (VS Code's classes on
-    // the webview's body, its colour variables).
-    const quickInput = page.locator('.quick-input-widget .quick-input-box input');
-    for (const t of THEMES) {
-      await step(`the ${t.name} theme (${t.theme}): the workbench and the panel follow`, async () => {
-        // Its keybinding (Ctrl+K Ctrl+T): by its title the palette's first row can be "Browse
-        // Color Themes in Marketplace", which offline lists only an error.
-        // The picker can close again between showing and the fill (a fresh clone failed here
-        // once: "locator.fill: Timeout 30000ms exceeded"), as the palette can (runCommand):
-        // open it again, up to three times.
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await page
-              .locator('.monaco-workbench .part.editor')
-              .first()
-              .click({ position: { x: 5, y: 5 } });
-            await page.keyboard.press('Control+K');
-            await page.keyboard.press('Control+T');
-            await quickInput.waitFor({ state: 'visible', timeout: 10_000 });
-            await quickInput.fill(t.theme, { timeout: 5_000 });
-            await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: t.theme }).first().waitFor({ timeout: 10_000 });
-            break;
-          } catch (err) {
-            if (attempt >= 3) throw err;
-            await page.keyboard.press('Escape');
-          }
-        }
-        await page.keyboard.press('Enter');
-        await page.waitForFunction((cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls), t.workbench, { timeout: 30_000 });
-        await frame.waitForFunction((cls) => document.body.classList.contains(cls), t.body, { timeout: 30_000 });
-        await frame.waitForTimeout(500); // the webview's colour variables land with its class
-      });
-      await page.screenshot({ path: join(resultsDir, `ui-smoke-theme-${t.name}.png`) });
-    }
+    await themeSteps({ page, frame, step, resultsDir });
     await step('Open Diff on the edit opens the diff editor', async () => {
       await frame.locator('.entry.tool .tool-diff .open-diff').first().click();
       await page.locator('.tab', { hasText: 'reins-demo-notes.md (' }).first().waitFor({ timeout: 15_000 });

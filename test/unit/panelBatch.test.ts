@@ -3,7 +3,7 @@
 // exactly once however late the outbox is flushed.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { Outbox } from '../../src/panel/outbox';
+import { BATCH_MS, Outbox } from '../../src/panel/outbox';
 import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
 
@@ -191,6 +191,39 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     soon.runDue();
     assert.deepEqual(delivered, [{ type: 'append', id: 'a1', text: 'streamed ' }, { type: 'focusInput' }], 'what is not text waited for the batch');
     assert.equal(later.due(), false, 'the flush cancelled the batch it emptied');
+  });
+
+  // Sabotage (post() ignoring when the last flush went out), this printed: "AssertionError: a
+  // flood that is not text is gathered too", true !== false (the second upsert scheduled a flush
+  // of its own).
+  it('what is not text is gathered too when it comes within a batch of the last flush', () => {
+    const delivered: HostToWebview[] = [];
+    const later = manualSchedule();
+    const soon = manualSchedule();
+    let clock = 1_000;
+    const outbox = new Outbox(
+      (m) => delivered.push(m),
+      later.schedule,
+      soon.schedule,
+      () => clock,
+    );
+    const tool = (status: 'pending' | 'in_progress' | 'completed'): HostToWebview => ({
+      type: 'upsert',
+      entry: { kind: 'tool', id: 't1', title: 'run', status },
+    });
+    outbox.post(tool('pending'));
+    soon.runDue();
+    assert.equal(delivered.length, 1, 'the first goes out at once');
+    clock += BATCH_MS - 1;
+    outbox.post(tool('in_progress'));
+    assert.equal(soon.due(), false, 'a flood that is not text is gathered too');
+    assert.equal(later.due(), true);
+    clock += 1;
+    outbox.post(tool('completed'));
+    assert.equal(soon.due(), true, 'a batch after the last flush, it goes out at once again, with what waited');
+    soon.runDue();
+    assert.equal(delivered.length, 3);
+    assert.equal(later.due(), false);
   });
 
   it('the prompt flush, unmocked, comes after the posting code and before any timer', async () => {
