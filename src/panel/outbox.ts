@@ -40,6 +40,13 @@ const microtaskSchedule: Schedule = (flush) => {
   return () => (live = false);
 };
 
+/**
+ * What an agent can send in floods besides text (a tool's output as tool_call_updates, usage
+ * after every chunk): gathered like text when it comes within a batch of the last flush. What
+ * answers the user (the files for an @, the prompt given back, focus) never waits.
+ */
+const FLOODS = new Set<HostToWebview['type']>(['upsert', 'status']);
+
 export class Outbox {
   private queue: HostToWebview[] = [];
   private cancelLater: (() => void) | undefined;
@@ -49,8 +56,8 @@ export class Outbox {
   /**
    * `later`: when gathered text goes out. `soon`: when anything else does (a Stop becoming
    * "stopping…", a tool card, the first words of an answer: not a batch's wait later), unless
-   * a flush went out less than BATCH_MS ago: a flood of updates that are not text (a tool's
-   * output streamed as tool_call_updates) is gathered as text is. `now`: the clock, in ms.
+   * it is an update that comes in floods (`FLOODS`) less than BATCH_MS after the last flush.
+   * `now`: the clock, in ms.
    */
   constructor(
     private readonly deliver: (message: HostToWebview) => void,
@@ -73,8 +80,8 @@ export class Outbox {
     } else {
       this.queue.push(snapshot(message));
     }
-    if (message.type !== 'append' && this.now() - this.lastFlush >= BATCH_MS) this.cancelSoon ??= this.soon(() => this.flush());
-    else this.cancelLater ??= this.later(() => this.flush());
+    if (message.type === 'append' || (FLOODS.has(message.type) && this.now() - this.lastFlush < BATCH_MS)) this.cancelLater ??= this.later(() => this.flush());
+    else this.cancelSoon ??= this.soon(() => this.flush());
   }
 
   /** Post everything queued now, in order. */

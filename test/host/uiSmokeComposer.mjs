@@ -63,7 +63,9 @@ export async function composerSteps({ page, frame, step, log, workspace }) {
     const input = frame.locator('#prompt-input');
     await input.click();
     await input.pressSequentially('please read @attach-m', { delay: 15 });
-    await frame.locator('#file-completion .file-item', { hasText: 'attach-me.txt' }).first().waitFor({ timeout: 10_000 });
+    // The highlighted row, as a person looks before Enter: a fresh clone's run pressed Enter while
+    // the list for "@a" (README.md first, attach-me.txt second) was still shown, and attached README.md.
+    await frame.locator('#file-completion .file-item.active', { hasText: 'attach-me.txt' }).first().waitFor({ timeout: 10_000 });
     await input.press('Enter');
     await frame.locator('#attached-files .attached-file', { hasText: 'attach-me.txt' }).waitFor({ timeout: 5_000 });
     rmSync(doomed);

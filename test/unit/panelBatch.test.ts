@@ -224,6 +224,10 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     soon.runDue();
     assert.equal(delivered.length, 3);
     assert.equal(later.due(), false);
+    // What answers the user does not wait, however soon after a flush. Sabotage (every message
+    // but text under the flood rule): "AssertionError: the files for an @ waited for the batch".
+    outbox.post({ type: 'fileMatches', requestId: 1, files: [] });
+    assert.equal(soon.due(), true, 'the files for an @ waited for the batch');
   });
 
   it('the prompt flush, unmocked, comes after the posting code and before any timer', async () => {
