@@ -129,8 +129,7 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
     for (let i = 0; i < runs; i++) {
       const run = await streamOnce(lib, seconds, perSecond, idleSeconds);
       results.push(run);
-      const from = run.flood.firstRender ?? 0;
-      const to = run.flood.lastRender ?? Infinity;
+      const { from, to } = streamWindow(run);
       // Where the stalls fell: before the first render (the prompt going out), during the stream, or after it.
       const at = (t: number) => (t < from ? 'before' : t > to ? 'after' : `${((t - from) / 1000).toFixed(1)} s`);
       const g = streamGaps(run);
@@ -145,10 +144,14 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
   report(results, count);
 }
 
-/** The frame gaps while the answer streamed: between its first and its last render. */
+/** While the answer streamed: from its first to its last render (performance.now() of the frame). */
+function streamWindow(run: StreamRun): { from: number; to: number } {
+  return { from: run.flood.firstRender ?? 0, to: run.flood.lastRender ?? Infinity };
+}
+
+/** The frames while the answer streamed, with the renders before each. */
 function streamFrames(run: StreamRun): { t: number; renders: number }[] {
-  const from = run.flood.firstRender ?? 0;
-  const to = run.flood.lastRender ?? Infinity;
+  const { from, to } = streamWindow(run);
   return run.flood.frames.map((t, i) => ({ t, renders: run.flood.renders[i] ?? 0 })).filter(({ t }) => t >= from && t <= to + 50);
 }
 const streamGaps = (run: StreamRun): number[] => gaps(streamFrames(run).map((f) => f.t));

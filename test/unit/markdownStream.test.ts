@@ -3,7 +3,7 @@
 // render of the whole text gives; finished blocks are never rendered again; a long text is
 // worked through a window per step; text nested past markdown-it's limit is kept, as text.
 import * as assert from 'node:assert/strict';
-import { MAX_NESTING, renderMarkdown } from '../../media/webview/markdown';
+import { MAX_NESTING, normalizeSource, renderMarkdown } from '../../media/webview/markdown';
 import { MarkdownStream, offsetOfLine, OPEN_BLOCK_CHARS, WINDOW_CHARS } from '../../media/webview/markdownStream';
 
 const CORPUS = [
@@ -176,7 +176,7 @@ describe('webview markdown stream', () => {
         stream.append(text.slice(at, at + size));
         at += size;
         if (rand() < 0.5) while (stream.pending) stream.step(64);
-        assert.equal(stream.text, text.slice(0, at).replace(/\r\n?/g, '\n'), 'the text, after steps');
+        assert.equal(stream.text, normalizeSource(text.slice(0, at)), 'the text, after steps');
       }
       const grown = `${stream.text}\n\nand an upsert's more`;
       assert.equal(stream.replace(grown), true);
