@@ -1,17 +1,18 @@
 // A prompt for a folder whose agent is running a turn: what the user chose for it (reins.whenBusy,
-// the panel's choice, sendPrompt's `whenBusy`, or the question asked now), and the two ways that
-// leave the turn running: queued behind it, or steered into it. Stop and Send stays with the
-// folder session (folderSession.ts), which owns the stop.
+// the panel's choice, sendPrompt's `whenBusy`, or the question asked now), and what that comes to:
+// kept, queued behind the turn, steered into it, or the turn stopped through the one routine
+// (Stop and Send) so that the prompt goes on to be sent by the folder session (folderSession.ts),
+// through the folder's gate like any other.
 import { showWarningMessage } from './notify';
 import type { AgentRuntime } from './session/agentRuntime';
 import type { TurnResult } from './session/turnMachine';
 import type { BusyNote, SendResult, WhenBusy } from './api';
 import type { Transcript } from './session/transcript';
 
-export type BusyChoice = Exclude<WhenBusy, 'ask'>;
+type BusyChoice = Exclude<WhenBusy, 'ask'>;
 
 /** What to do with the prompt: `whenBusy` as given, or (ask) the user's answer; no answer keeps the text. */
-export async function chooseWhenBusy(whenBusy: WhenBusy, rt: AgentRuntime, folderName: string): Promise<BusyChoice> {
+async function chooseWhenBusy(whenBusy: WhenBusy, rt: AgentRuntime, folderName: string): Promise<BusyChoice> {
   if (whenBusy !== 'ask') return whenBusy;
   const steer = rt.waiting.steerMethod ? ['Steer'] : [];
   const choice = await showWarningMessage(
@@ -28,7 +29,7 @@ export async function chooseWhenBusy(whenBusy: WhenBusy, rt: AgentRuntime, folde
 }
 
 /** What queueing or steering came to. `join-stop`: the turn is being stopped: the prompt goes after the stop, as Stop and Send. */
-export type Behind =
+type Behind =
   | { kind: 'steered'; turnId: number }
   /** `result`: the queued turn's own, when it ends (not-sent if released or removed). */
   | { kind: 'queued'; result: Promise<TurnResult>; note: BusyNote }
@@ -40,7 +41,7 @@ export type Behind =
  * take (no steering offered, refused, no turn in flight, files attached) is queued instead, and
  * the note says so: a prompt asked to go now is never dropped.
  */
-export async function steerOrQueue(rt: AgentRuntime, choice: 'queue' | 'steer', text: string, files?: string[]): Promise<Behind> {
+async function steerOrQueue(rt: AgentRuntime, choice: 'queue' | 'steer', text: string, files?: string[]): Promise<Behind> {
   let note: BusyNote = { queued: true };
   if (choice === 'steer') {
     const outcome = files?.length ? { delivered: false as const, why: 'attached files go with a prompt of their own' } : await rt.waiting.steer(text);
@@ -68,7 +69,7 @@ export interface BehindHost {
  * it ends (a release, a stop while it was prepared: agentNotices.ts), not from here; one the user
  * removed from the queue stays removed.
  */
-export async function behindResult(behind: Exclude<Behind, { kind: 'join-stop' }>, host: BehindHost): Promise<SendResult> {
+async function behindResult(behind: Exclude<Behind, { kind: 'join-stop' }>, host: BehindHost): Promise<SendResult> {
   if (behind.kind === 'steered') return { status: 'steered', turnId: behind.turnId };
   if (behind.kind === 'not-sent') {
     host.giveBack(`Not queued: ${behind.why}.`);
@@ -76,4 +77,35 @@ export async function behindResult(behind: Exclude<Behind, { kind: 'join-stop' }
   }
   if (behind.note.fellBackTo) host.transcript.notice('info', `Queued instead of steered: ${behind.note.fallbackReason}.`);
   return { ...host.answer(await behind.result), ...behind.note };
+}
+
+/**
+ * `text` for `rt`'s folder while `rt` runs a turn: sendPrompt's result when the prompt stays out of
+ * a new turn (kept, queued, steered, or the stop for it not confirmed); undefined once the turn
+ * was stopped and confirmed for it, so that the caller sends it now.
+ */
+export async function promptWhileBusy(
+  rt: AgentRuntime,
+  whenBusy: WhenBusy,
+  folderName: string,
+  text: string,
+  files: string[] | undefined,
+  host: BehindHost,
+): Promise<SendResult | undefined> {
+  const choice = await chooseWhenBusy(whenBusy, rt, folderName);
+  if (choice === 'keep') {
+    host.giveBack('A turn was running; your prompt was not sent.');
+    return { status: 'not-sent', reason: 'a turn is running' };
+  }
+  if (choice === 'queue' || choice === 'steer') {
+    const behind = await steerOrQueue(rt, choice, text, files);
+    if (behind.kind !== 'join-stop') return behindResult(behind, host);
+  }
+  // "Send now": stop, confirm, then send, through the one routine.
+  const report = await rt.stop('send-now');
+  if (report.outcome === 'abort-unverified') {
+    host.giveBack('The running turn did not confirm its stop, so your prompt was not sent.');
+    return { status: 'not-sent', reason: 'the previous turn did not confirm its stop' };
+  }
+  return undefined;
 }

@@ -19,7 +19,7 @@ import { SignIn } from './auth/signIn';
 import { Transcript } from './session/transcript';
 import { SessionKeeper } from './sessionKeeper';
 import { turnActive, type StopCause, type TurnResult } from './session/turnMachine';
-import { behindResult, chooseWhenBusy, steerOrQueue } from './busyPrompt';
+import { promptWhileBusy } from './busyPrompt';
 import type { PanelStatus } from './shared/messages';
 import { InputReturn } from './inputReturn';
 import { fileMatch } from './panel/fileSearch';
@@ -164,28 +164,13 @@ export class FolderSession implements vscode.Disposable {
     let rt = this.runtime;
     if (rt && turnActive(rt.turn)) {
       // This folder's agent is busy: queue, steer, stop and send, or keep (busyPrompt.ts).
-      const choice = await chooseWhenBusy(whenBusy, rt, this.folder.name);
-      if (choice === 'keep') {
-        this.giveBack(text, 'A turn was running; your prompt was not sent.', files);
-        return { status: 'not-sent', reason: 'a turn is running' };
-      }
-      if (choice === 'queue' || choice === 'steer') {
-        const behind = await steerOrQueue(rt, choice, text, files);
-        if (behind.kind !== 'join-stop') {
-          const running = rt;
-          return behindResult(behind, {
-            giveBack: (why) => this.giveBack(text, why, files),
-            transcript: this.transcript,
-            answer: (r) => this.answer(running, r),
-          });
-        }
-      }
-      // "Send now": stop, confirm, then send, through the one routine.
-      const report = await rt.stop('send-now');
-      if (report.outcome === 'abort-unverified') {
-        this.giveBack(text, 'The running turn did not confirm its stop, so your prompt was not sent.', files);
-        return { status: 'not-sent', reason: 'the previous turn did not confirm its stop' };
-      }
+      const running = rt;
+      const settled = await promptWhileBusy(running, whenBusy, this.folder.name, text, files, {
+        giveBack: (why) => this.giveBack(text, why, files),
+        transcript: this.transcript,
+        answer: (r) => this.answer(running, r),
+      });
+      if (settled) return settled;
     }
     let verdict = this.gate.check(this.gatePath, rt);
     if (!verdict.open && verdict.why === 'running') {

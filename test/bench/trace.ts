@@ -39,19 +39,36 @@ export async function traced<T>(browser: TracedBrowser, name: string, work: () =
   if (process.env.REINS_BENCH_PROFILE) return profiled(browser, name, process.env.REINS_BENCH_PROFILE, work);
   const dir = process.env.REINS_BENCH_TRACE;
   if (!dir) return work();
-  const cdp = await browser.context.newCDPSession(browser.page);
   const events: unknown[] = [];
-  cdp.on('Tracing.dataCollected', (p) => events.push(...(p as { value: unknown[] }).value));
-  const complete = new Promise<void>((resolve) => cdp.on('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  let complete: Promise<void> | undefined;
+  return recording(browser, work, {
+    start: async (cdp) => {
+      cdp.on('Tracing.dataCollected', (p) => events.push(...(p as { value: unknown[] }).value));
+      complete = new Promise<void>((resolve) => cdp.on('Tracing.tracingComplete', () => resolve()));
+      await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+    },
+    finish: async (cdp) => {
+      await cdp.send('Tracing.end');
+      await complete;
+      const file = path.join(dir, `${name}.json`);
+      writeFileSync(file, JSON.stringify({ traceEvents: events }));
+      return `    trace of ${name}: ${file} (${events.length} events)`;
+    },
+  });
+}
+
+/** `work` between `start` and `finish` on a CDP session of the page; `finish` runs however `work` ends, and says what it wrote. */
+async function recording<T>(
+  browser: TracedBrowser,
+  work: () => Promise<T>,
+  { start, finish }: { start: (cdp: CdpSession) => Promise<void>; finish: (cdp: CdpSession) => Promise<string> },
+): Promise<T> {
+  const cdp = await browser.context.newCDPSession(browser.page);
+  await start(cdp);
   try {
     return await work();
   } finally {
-    await cdp.send('Tracing.end');
-    await complete;
-    const file = path.join(dir, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ traceEvents: events }));
-    console.log(`    trace of ${name}: ${file} (${events.length} events)`);
+    console.log(await finish(cdp));
     await cdp.detach();
   }
 }
@@ -63,19 +80,19 @@ interface CpuProfile {
 }
 
 async function profiled<T>(browser: TracedBrowser, name: string, dir: string, work: () => Promise<T>): Promise<T> {
-  const cdp = await browser.context.newCDPSession(browser.page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
-  await cdp.send('Profiler.start');
-  try {
-    return await work();
-  } finally {
-    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
-    const file = path.join(dir, `${name}.cpuprofile`);
-    writeFileSync(file, JSON.stringify(profile));
-    console.log(`    profile of ${name}: ${file}\n${summarise(profile)}`);
-    await cdp.detach();
-  }
+  return recording(browser, work, {
+    start: async (cdp) => {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await cdp.send('Profiler.start');
+    },
+    finish: async (cdp) => {
+      const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+      const file = path.join(dir, `${name}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      return `    profile of ${name}: ${file}\n${summarise(profile)}`;
+    },
+  });
 }
 
 /** Self time per script and the busiest functions, in ms. */
