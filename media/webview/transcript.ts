@@ -9,6 +9,7 @@ import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
 import { el, srOnly } from './dom';
 import { FrameFlush } from './frameFlush';
 import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
+import { leadingText, textPieces } from './leadingText';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
 /** The longest announcement: past it, the screen reader user reads on in the transcript. */
@@ -241,15 +242,16 @@ export class TranscriptView {
 
   /** Reads the turn's answer (the agent's text since the last prompt) to screen readers, once. */
   private announce(): void {
-    const answer: string[] = [];
+    const answer: Element[] = [];
     for (const view of this.views.values()) {
       if (view.kind === 'user') answer.length = 0;
       // A late entry belongs to an earlier turn (and is in the map's order, not the page's).
-      else if (view.kind === 'agent' && view.el.dataset.late === undefined) answer.push(view.el.textContent ?? '');
+      else if (view.kind === 'agent' && view.el.dataset.late === undefined) answer.push(view.el);
     }
-    const text = answer.join('\n').trim();
+    // Only as much as is announced is read (leadingText.ts says why).
+    const { text, more } = leadingText(textPieces(answer, '\n'), MAX_ANNOUNCED_CHARS);
     if (!text) return;
-    this.announcer.textContent = text.length > MAX_ANNOUNCED_CHARS ? `${text.slice(0, MAX_ANNOUNCED_CHARS)}…` : text;
+    this.announcer.textContent = more ? `${text}…` : text;
   }
 
   private markDirty(view: EntryView): void {

@@ -28,7 +28,7 @@ export interface SchedSampler {
 
 /** Every 10 ms: a fifth of the 50 ms target. At 5 ms, opening each file for every read cost the
  *  bench driver 0.5 CPU-s over a 10 s stream, CPU the measured renderer then waited for. */
-const SAMPLE_MS = 10;
+export const SAMPLE_MS = 10;
 
 export function sampleRenderers(): SchedSampler {
   // Each file opened once and read again from its start (pread): one system call per sample.
