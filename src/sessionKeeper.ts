@@ -11,6 +11,7 @@ import { describeExit } from './acp/agentProcess';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { AgentRuntime } from './session/agentRuntime';
 import { RestartBudget } from './session/restartBudget';
+import { SaveSchedule } from './session/saveSchedule';
 import { restorable, saveTranscript } from './session/savedTranscript';
 import { newestFirst, type ListedSession } from './session/sessionList';
 import { SessionStore } from './session/sessionStore';
@@ -31,9 +32,6 @@ export interface KeptFolder {
   restartAgent(): Promise<boolean>;
 }
 
-/** The transcript is written at most this often while it changes (and when the window goes). */
-const SAVE_INTERVAL_MS = 2000;
-
 export class SessionKeeper implements vscode.Disposable {
   readonly store: SessionStore;
   readonly crashes = new RestartBudget();
@@ -48,7 +46,8 @@ export class SessionKeeper implements vscode.Disposable {
   private lastOpened: { rt: AgentRuntime; opened: SessionOpened } | undefined;
   /** The running load, list or delete: one at a time; a prompt waits for it (`idle`). */
   private busy: Promise<unknown> = Promise.resolve();
-  private saveTimer: NodeJS.Timeout | undefined;
+  /** When the transcript is written (saveSchedule.ts). */
+  private readonly saves = new SaveSchedule(() => this.saveNow());
   /** A turn ran since the transcript was last restored: it may show ids an agent chose (tool calls). */
   private agentIdsShown = false;
   /** Why the agent was restarted by itself: said again after a replay, which clears what the panel said. */
@@ -65,7 +64,7 @@ export class SessionKeeper implements vscode.Disposable {
     // The conversation as the last window left it; a load's replay replaces it later.
     const saved = restorable(storage.get(this.transcriptKey));
     if (saved.length > 0 && folder.transcript.entries.length === 0) folder.transcript.restore(saved);
-    this.subscriptions.add(folder.transcript.onOp(() => this.scheduleSave()));
+    this.subscriptions.add(folder.transcript.onOp((op) => this.saves.changed(op)));
   }
 
   /** The session a starting `agent` reopens: one asked for, else the folder's last one if it was this agent's. */
@@ -189,7 +188,7 @@ export class SessionKeeper implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.saveNow();
+    this.saves.now();
     this.subscriptions.dispose();
   }
 
@@ -309,14 +308,7 @@ export class SessionKeeper implements vscode.Disposable {
     return run;
   }
 
-  /** At most every SAVE_INTERVAL_MS, not after the last change: a long turn streams without pause. */
-  private scheduleSave(): void {
-    this.saveTimer ??= setTimeout(() => this.saveNow(), SAVE_INTERVAL_MS);
-  }
-
   private saveNow(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
     const entries = this.folder.transcript.entries;
     void this.storage
       .update(this.transcriptKey, entries.length > 0 ? saveTranscript(entries) : undefined)
