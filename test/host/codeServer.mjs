@@ -270,8 +270,8 @@ export function chromiumPath() {
   return process.env.REINS_CHROMIUM || '/usr/bin/chromium';
 }
 
-/** Launches Debian's Chromium headless with a fresh profile; returns { context, page, close() }. */
-export async function launchBrowser({ headless = true, viewport = { width: 1400, height: 900 } } = {}) {
+/** Launches Debian's Chromium headless with a fresh profile; returns { context, page, close() }. `args`: more of Chromium's flags. */
+export async function launchBrowser({ headless = true, viewport = { width: 1400, height: 900 }, args = [] } = {}) {
   installSignalHandlers();
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'reins-chromium-'));
@@ -293,6 +293,7 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...args,
     ],
   });
   const removeProfile = () => rmSync(profile, { recursive: true, force: true });
