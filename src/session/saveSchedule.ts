@@ -46,13 +46,9 @@ export class SaveSchedule {
 
   /** Writes at once (the window goes), and forgets what was due. */
   now(): void {
-    this.cancel();
-    this.save();
-  }
-
-  cancel(): void {
     if (this.timer !== undefined) this.timers.clear(this.timer);
     this.timer = undefined;
     this.due = Infinity;
+    this.save();
   }
 }

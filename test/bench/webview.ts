@@ -173,7 +173,6 @@ function streamFrames(run: StreamRun): { t: number; renders: number }[] {
   return run.flood.frames.map((t, i) => ({ t, renders: run.flood.renders[i] ?? 0 })).filter(({ t }) => t >= from && t <= to + 50);
 }
 const streamGaps = (run: StreamRun): number[] => gaps(streamFrames(run).map((f) => f.t));
-/** The most the main thread ran within any of these stalls (0 when there were none). */
 /**
  * The agent's record of the flood's end (how long sending took), once it wrote it. Only the
  * record's tail is read: the driver shares the two cores with the stream it measures, and the
@@ -197,6 +196,11 @@ function floodSent(recordFile: string): { ms?: number } | undefined {
 }
 /** The answer is complete when the transcript has not changed for this long after the last chunk was sent. */
 const QUIET_MS = 500;
+/** The run whose figure (`figures[i]` is run i's) is the median, the lower one of an even count. */
+function runWithMedian(runs: StreamRun[], figures: number[]): StreamRun {
+  return runs[figures.indexOf([...figures].sort((a, b) => a - b)[Math.floor((figures.length - 1) / 2)])];
+}
+/** The most the main thread ran within any of these stalls (0 when there were none). */
 const mostRan = (shares: StallShare[]): number => Math.max(0, ...shares.map((s) => s.ranMs));
 
 async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number, idleSeconds: number): Promise<StreamRun> {
@@ -333,7 +337,7 @@ function report(runs: StreamRun[], count: number): void {
 
   const p99s = runs.map((r) => percentile(streamGaps(r), 99));
   const idleP99s = runs.map((r) => percentile(gaps(r.idle.frames), 99));
-  const medianRun = runs[p99s.indexOf([...p99s].sort((a, b) => a - b)[Math.floor((n - 1) / 2)])];
+  const medianRun = runWithMedian(runs, p99s);
   record({
     name: 'webview stream: frame gaps',
     reins: `p99 median ${median(p99s).toFixed(1)} ms (runs: ${each(p99s)}); the median run: ${fmt(streamGaps(medianRun))}`,
@@ -357,8 +361,8 @@ function report(runs: StreamRun[], count: number): void {
   });
 
   const ran = runs.map((r) => mostRan(r.shares.flood));
-  // The run whose figure is the median, and its stall that ran most (not the frame-gap row's median run: with equal p99s that is the first).
-  const ranRun = runs[ran.indexOf([...ran].sort((a, b) => a - b)[Math.floor((n - 1) / 2)])];
+  // Its median run and that run's stall that ran most (not the frame-gap row's median run: with equal p99s that is the first).
+  const ranRun = runWithMedian(runs, ran);
   const worst = ranRun.shares.flood.reduce<StallShare | undefined>((a, b) => (a && a.ranMs >= b.ranMs ? a : b), undefined);
   record({
     name: 'webview stream: longest task, running',
