@@ -17,97 +17,13 @@ import { SAMPLE_MS, sampleRenderers, shareOf, type SchedSampler, type StallShare
 import { traced, type TracedBrowser } from './trace';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
-
-export interface Frame {
-  evaluate<T>(script: string): Promise<T>;
-  $(selector: string): Promise<unknown>;
-  locator(selector: string): { click(): Promise<void>; pressSequentially(t: string, o?: { delay?: number }): Promise<void>; press(k: string): Promise<void> };
-}
-export interface Page {
-  goto(url: string, o?: { timeout?: number }): Promise<unknown>;
-  frames(): Frame[];
-  mainFrame(): Frame;
-  locator(selector: string): { waitFor(o?: { timeout?: number }): Promise<void> };
-  waitForTimeout(ms: number): Promise<void>;
-}
-export interface CodeServerLib {
-  startCodeServer(o: { folder: string; settings?: Record<string, unknown> }): Promise<{ stop(): Promise<void> }>;
-  launchBrowser(o?: { args?: string[] }): Promise<{ page: Page; close(): Promise<void> }>;
-  workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
-  openWorkbench(page: Page, url: string): Promise<unknown>;
-  runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
-  findWebviewFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame>;
-  cleanupAll(): Promise<void>;
-}
-
-/** What the probe hands back for one window of time. */
-export interface Window {
-  /** rAF timestamps (ms). */
-  frames: number[];
-  /** MutationObserver deliveries on #transcript before each frame. */
-  renders: number[];
-  /** How late each tick of a 4 ms timer chain fired (ms): the time the main thread was held. */
-  lateness: number[];
-  /** [start, ms] of each stall over 50 ms (when the timer was due, how late it fired). */
-  stalls: [number, number][];
-  /**
-   * For each stall, how far the renderer's JavaScript heap (the workbench's and the panel's: one
-   * heap) fell across it, MB: a collection ran in it when it fell. Scavenges too free several MB.
-   */
-  heapDrops?: number[];
-  longtasks: number;
-  /** performance.now() of the first and the last transcript mutation (streaming). */
-  firstRender?: number;
-  lastRender?: number;
-}
-
-// The probe, as a string: it runs in the webview's frame (Playwright evaluates it there, past
-// the CSP), and a bundled function could carry helper names it does not have there.
-export const PROBE = `(() => {
-  const p = { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], heap: 0, longtasks: 0, pending: 0, running: true };
-  window.__reinsProbe = p;
-  new MutationObserver(() => {
-    p.pending++;
-    const t = performance.now();
-    if (p.firstRender === undefined) p.firstRender = t;
-    p.lastRender = t;
-  }).observe(document.querySelector('#transcript'), { childList: true, subtree: true, characterData: true });
-  const frame = (t) => { p.frames.push(t); p.renders.push(p.pending); p.pending = 0; requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
-  let due = performance.now() + 4;
-  const tick = () => { const now = performance.now(); const late = Math.max(0, now - due); const heap = performance.memory ? performance.memory.usedJSHeapSize : 0; p.lateness.push(late); if (late > 50) { p.stalls.push([now - late, late]); p.heapDrops.push((p.heap - heap) / 1048576); } p.heap = heap; due = now + 4; setTimeout(tick, 4); };
-  setTimeout(tick, 4);
-  try {
-    new PerformanceObserver((list) => { p.longtasks += list.getEntries().length; }).observe({ type: 'longtask' });
-  } catch {}
-})()`;
-export const RESET = `(() => { const p = window.__reinsProbe; Object.assign(p, { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], longtasks: 0, pending: 0, firstRender: undefined, lastRender: undefined }); })()`;
-export const READ = `(() => { const p = window.__reinsProbe; return { frames: p.frames, renders: p.renders, lateness: p.lateness, stalls: p.stalls, heapDrops: p.heapDrops, longtasks: p.longtasks, firstRender: p.firstRender, lastRender: p.lastRender }; })()`;
-
-export const gaps = (frames: number[]): number[] => frames.slice(1).map((t, i) => t - (frames[i] ?? t));
-export const fmt = (xs: number[]) =>
-  xs.length ? `p50 ${median(xs).toFixed(1)} / p99 ${percentile(xs, 99).toFixed(1)} / max ${Math.max(...xs).toFixed(1)} ms` : 'n/a';
+import { collectHeap, fmt, gaps, openProbedPanel, READ, RESET, type CodeServerLib, type Collected, type Window } from './panelProbe';
 
 // The issue's targets (issue 11, group 5).
 const GAP_P99_MAX_MS = 33;
 const TASK_MAX_MS = 50;
 /** A stall in which the heap fell by more than this had a collection in it (the heap only grows between them). */
 const HEAP_DROP_MB = 1;
-
-/** code-server and Chromium with the Reins panel opened on `workspace` as a user would, the probe in its frame. */
-export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
-  const server = await lib.startCodeServer({ folder: workspace });
-  // performance.memory as it is, not rounded: the probe reads the heap at each stall.
-  const browser = await lib.launchBrowser({ args: ['--enable-precise-memory-info'] });
-  const { page } = browser;
-  // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
-  await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
-  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
-  await lib.runCommand(page, 'Reins: Open Agent Panel', 120_000);
-  const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000);
-  await frame.evaluate(PROBE);
-  return { server, browser, page, frame };
-}
 
 /** What one run of the streaming group saw: a fresh code-server, browser and panel each. */
 interface StreamRun {
@@ -120,6 +36,8 @@ interface StreamRun {
   sentMs: number | undefined;
   cpu: Map<string, number>;
   cpuWall: number;
+  /** The collections before the idle window and before the flood (collectHeap), MB. */
+  collected: { idle: Collected; flood: Collected };
   /** Each window's stalls, split into the main thread running and waiting for a core (schedStall.ts). */
   shares: { idle: StallShare[]; blocked: StallShare[]; flood: StallShare[] };
 }
@@ -154,6 +72,10 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
           ? ` (ran ${share.ranMs.toFixed(0)}, waited ${share.waitedMs.toFixed(0)}${drop > HEAP_DROP_MB ? `; the heap fell ${drop.toFixed(0)} MB` : ''})`
           : '';
       };
+      const { idle, flood } = run.collected;
+      console.log(
+        `      heap collected: ${fmtCollected(idle)} before the idle window, ${fmtCollected(flood)} before the prompt; ${heapEndMb(run).toFixed(1)} MB at the answer's end`,
+      );
       console.log(`      stalls over 50 ms: ${run.flood.stalls.map(([t, ms], i) => `${ms.toFixed(0)} ms at ${at(t)}${split(i)}`).join(', ') || 'none'}`);
     }
   } finally {
@@ -161,6 +83,10 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
   }
   report(results, count);
 }
+
+const fmtCollected = (c: Collected): string => `${c.beforeMb.toFixed(0)} -> ${c.afterMb.toFixed(0)} MB`;
+/** The heap at the answer's end, MB (the probe's last reading). */
+const heapEndMb = (run: StreamRun): number => (run.flood.heap ?? 0) / 1048576;
 
 /** While the answer streamed: from its first to its last render (performance.now() of the frame). */
 function streamWindow(run: StreamRun): { from: number; to: number } {
@@ -227,8 +153,9 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
     sched = sampleRenderers();
     const origin = await frame.evaluate<number>('performance.timeOrigin');
 
-    // The idle panel: the baseline.
+    // The idle panel: the baseline, from a collected heap as the flood is.
     await page.waitForTimeout(500);
+    const collectedIdle = await collectHeap(browser as unknown as TracedBrowser, frame);
     await frame.evaluate(RESET);
     await page.waitForTimeout(idleSeconds * 1000);
     const idle = await frame.evaluate<Window>(READ);
@@ -249,6 +176,7 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
     const input = frame.locator('#prompt-input');
     await input.click();
     await input.pressSequentially('flood', { delay: 10 });
+    const collectedFlood = await collectHeap(browser as unknown as TracedBrowser, frame);
     await page.waitForTimeout(300);
     await frame.evaluate(RESET);
     const cpuBefore = sampleCpu();
@@ -290,7 +218,7 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
     const seen = [...text.matchAll(/\bc(\d+)\b/g)].map((m) => Number(m[1]));
     // The busy loop runs on a core: the run-time split must see most of its 150 ms as running.
     const probeOk = seenByProbes && mostRan(shares.blocked) >= 120;
-    return { idle, blocked, probeOk, flood, seen, sentMs: sent?.ms, cpu, cpuWall, shares };
+    return { idle, blocked, probeOk, flood, seen, sentMs: sent?.ms, cpu, cpuWall, collected: { idle: collectedIdle, flood: collectedFlood }, shares };
   } finally {
     sched?.stop();
     rmSync(scratch, { recursive: true, force: true });
@@ -372,6 +300,17 @@ function report(runs: StreamRun[], count: number): void {
     target: `median run's ≤ ${TASK_MAX_MS} ms`,
     pass: proven === n && median(ran) <= TASK_MAX_MS,
     note: `the most the renderer's main thread ran within any stall over 50 ms (/proc schedstat every ${SAMPLE_MS} ms): the stall's task time, without its waits for a core`,
+  });
+
+  const grew = runs.map((r) => heapEndMb(r) - r.collected.flood.afterMb);
+  record({
+    name: 'webview stream: heap growth',
+    reins: `median ${median(grew).toFixed(1)} MB (runs: ${each(grew, 'MB')})`,
+    baseline: `collected before the idle window: ${runs.map((r) => fmtCollected(r.collected.idle)).join(' / ')}; before the prompt: ${runs.map((r) => fmtCollected(r.collected.flood)).join(' / ')}`,
+    ratio: undefined,
+    target: 'info',
+    pass: undefined,
+    note: "the renderer's heap (the workbench's and the panel's) from the prompt to the answer's end; each window starts from a collected heap: the workbench's start leaves garbage that V8 otherwise collects in one 60–90 ms pause wherever its memory reducer's timer falls (collectHeap)",
   });
 
   const totals = runs.map((r) => [...r.cpu.values()].reduce((a, b) => a + b, 0));

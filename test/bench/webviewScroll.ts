@@ -5,8 +5,8 @@
 // The baseline is the same panel earlier in the same run, holding a short conversation:
 //   - scrolling: bottom → top → bottom, the scroller's scrollTop set once per animation frame in
 //     equal steps (a thumb dragged, or a fling: every frame shows new content on the long one);
-//     rAF frame gaps p50 / p99 / max and the longest task (a 4 ms timer's lateness: webview.ts's
-//     probe, proven there); measured once the panel settled (SETTLE: its idle readying of the
+//     rAF frame gaps p50 / p99 / max and the longest task (a 4 ms timer's lateness: panelProbe.ts's
+//     probe, proven in webview.ts); measured once the panel settled (SETTLE: its idle readying of the
 //     groups done, media/webview/groupWarmer.ts), and, as info, at once after reopening;
 //   - showing it: the panel closed and opened again (a snapshot of every entry), the time from the
 //     webview's document start to the last entry in the DOM, and the DOM's element count.
@@ -18,7 +18,7 @@ import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 import { READIED_MARK } from '../../media/webview/groupWarmer';
 import { traced, type TracedBrowser } from './trace';
-import { fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './webview';
+import { fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
 
 // The target: scrolling a long transcript is as smooth as a short one (within 2×) and
 // never slower than 20 frames a second at its p99.

@@ -1,0 +1,121 @@
+// The Reins panel in the real host with a probe in its frame, shared by the webview groups of
+// `npm run bench` (webview.ts: streaming; webviewScroll.ts: a long transcript). The probe runs in
+// the webview's frame and counts, per window of time: animation frames, renders (mutations of
+// #transcript), how late a 4 ms timer fires (the longest task: a `longtask` observer sees nothing
+// in a webview frame), and the renderer's heap at each stall.
+import type { TracedBrowser } from './trace';
+import { repo } from './agents';
+import { median, percentile } from './harness';
+
+export interface Frame {
+  evaluate<T>(script: string): Promise<T>;
+  $(selector: string): Promise<unknown>;
+  locator(selector: string): { click(): Promise<void>; pressSequentially(t: string, o?: { delay?: number }): Promise<void>; press(k: string): Promise<void> };
+}
+export interface Page {
+  goto(url: string, o?: { timeout?: number }): Promise<unknown>;
+  frames(): Frame[];
+  mainFrame(): Frame;
+  locator(selector: string): { waitFor(o?: { timeout?: number }): Promise<void> };
+  waitForTimeout(ms: number): Promise<void>;
+}
+export interface CodeServerLib {
+  startCodeServer(o: { folder: string; settings?: Record<string, unknown> }): Promise<{ stop(): Promise<void> }>;
+  launchBrowser(o?: { args?: string[] }): Promise<{ page: Page; close(): Promise<void> }>;
+  workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
+  openWorkbench(page: Page, url: string): Promise<unknown>;
+  runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
+  findWebviewFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame>;
+  cleanupAll(): Promise<void>;
+}
+
+/** What the probe hands back for one window of time. */
+export interface Window {
+  /** rAF timestamps (ms). */
+  frames: number[];
+  /** MutationObserver deliveries on #transcript before each frame. */
+  renders: number[];
+  /** How late each tick of a 4 ms timer chain fired (ms): the time the main thread was held. */
+  lateness: number[];
+  /** [start, ms] of each stall over 50 ms (when the timer was due, how late it fired). */
+  stalls: [number, number][];
+  /**
+   * For each stall, how far the renderer's JavaScript heap (the workbench's and the panel's: one
+   * heap) fell across it, MB: a collection ran in it when it fell. Scavenges too free several MB.
+   */
+  heapDrops?: number[];
+  /** The renderer's JavaScript heap at the probe's last tick before the read (bytes). */
+  heap?: number;
+  longtasks: number;
+  /** performance.now() of the first and the last transcript mutation (streaming). */
+  firstRender?: number;
+  lastRender?: number;
+}
+
+// The probe, as a string: it runs in the webview's frame (Playwright evaluates it there, past
+// the CSP), and a bundled function could carry helper names it does not have there.
+export const PROBE = `(() => {
+  const p = { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], heap: 0, longtasks: 0, pending: 0, running: true };
+  window.__reinsProbe = p;
+  new MutationObserver(() => {
+    p.pending++;
+    const t = performance.now();
+    if (p.firstRender === undefined) p.firstRender = t;
+    p.lastRender = t;
+  }).observe(document.querySelector('#transcript'), { childList: true, subtree: true, characterData: true });
+  const frame = (t) => { p.frames.push(t); p.renders.push(p.pending); p.pending = 0; requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+  let due = performance.now() + 4;
+  const tick = () => { const now = performance.now(); const late = Math.max(0, now - due); const heap = performance.memory ? performance.memory.usedJSHeapSize : 0; p.lateness.push(late); if (late > 50) { p.stalls.push([now - late, late]); p.heapDrops.push((p.heap - heap) / 1048576); } p.heap = heap; due = now + 4; setTimeout(tick, 4); };
+  setTimeout(tick, 4);
+  try {
+    new PerformanceObserver((list) => { p.longtasks += list.getEntries().length; }).observe({ type: 'longtask' });
+  } catch {}
+})()`;
+export const RESET = `(() => { const p = window.__reinsProbe; Object.assign(p, { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], longtasks: 0, pending: 0, firstRender: undefined, lastRender: undefined }); })()`;
+export const READ = `(() => { const p = window.__reinsProbe; return { frames: p.frames, renders: p.renders, lateness: p.lateness, stalls: p.stalls, heapDrops: p.heapDrops, heap: p.heap, longtasks: p.longtasks, firstRender: p.firstRender, lastRender: p.lastRender }; })()`;
+
+export const gaps = (frames: number[]): number[] => frames.slice(1).map((t, i) => t - (frames[i] ?? t));
+export const fmt = (xs: number[]) =>
+  xs.length ? `p50 ${median(xs).toFixed(1)} / p99 ${percentile(xs, 99).toFixed(1)} / max ${Math.max(...xs).toFixed(1)} ms` : 'n/a';
+
+/** code-server and Chromium with the Reins panel opened on `workspace` as a user would, the probe in its frame. */
+export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
+  const server = await lib.startCodeServer({ folder: workspace });
+  // performance.memory as it is, not rounded: the probe reads the heap at each stall.
+  const browser = await lib.launchBrowser({ args: ['--enable-precise-memory-info'] });
+  const { page } = browser;
+  // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
+  await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
+  await lib.runCommand(page, 'Reins: Open Agent Panel', 120_000);
+  const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000);
+  await frame.evaluate(PROBE);
+  return { server, browser, page, frame };
+}
+
+export interface Collected {
+  beforeMb: number;
+  afterMb: number;
+}
+/**
+ * Collects the renderer's JavaScript heap and says how far it fell, MB. The heap is one for the
+ * workbench and the panel (code-server puts the webview in the workbench's renderer). The
+ * workbench's start leaves 35–60 MB of garbage in it, which V8's memory reducer collects on its
+ * own timer, in one pause of 60–90 ms once allocation slows: in most runs of sessions 10–11 that
+ * was the stream's end, so the longest-task row measured the workbench's start, not the stream.
+ * With each window started from a collected heap, no run of session 12 had a stall over 50 ms
+ * (6 of 6 in two group runs; the heap grew 1.4–2.3 MB over the whole stream). Tried before it,
+ * a collection before the flood alone freed 35–59 MB there (heap 118–141 -> 82–83 MB).
+ */
+export async function collectHeap(browser: TracedBrowser, frame: Frame): Promise<Collected> {
+  const heapMb = () => frame.evaluate<number>('performance.memory.usedJSHeapSize / 1048576');
+  const beforeMb = await heapMb();
+  const cdp = await browser.context.newCDPSession(browser.page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+  } finally {
+    await cdp.detach();
+  }
+  return { beforeMb, afterMb: await heapMb() };
+}
