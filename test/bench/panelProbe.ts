@@ -97,6 +97,8 @@ export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
 export interface Collected {
   beforeMb: number;
   afterMb: number;
+  /** Set when REINS_BENCH_NO_COLLECT skipped the collection. */
+  skipped?: true;
 }
 /**
  * Collects the renderer's JavaScript heap and says how far it fell, MB. The heap is one for the
@@ -111,6 +113,8 @@ export interface Collected {
 export async function collectHeap(browser: TracedBrowser, frame: Frame): Promise<Collected> {
   const heapMb = () => frame.evaluate<number>('performance.memory.usedJSHeapSize / 1048576');
   const beforeMb = await heapMb();
+  // REINS_BENCH_NO_COLLECT=1 measures as sessions 10–11 did, to see the collection come back.
+  if (process.env.REINS_BENCH_NO_COLLECT) return { beforeMb, afterMb: beforeMb, skipped: true };
   const cdp = await browser.context.newCDPSession(browser.page);
   try {
     await cdp.send('HeapProfiler.collectGarbage');

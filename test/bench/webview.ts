@@ -74,7 +74,7 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
       };
       const { idle, flood } = run.collected;
       console.log(
-        `      heap collected: ${fmtCollected(idle)} before the idle window, ${fmtCollected(flood)} before the prompt; ${heapEndMb(run).toFixed(1)} MB at the answer's end`,
+        `      heap before the idle window: ${fmtCollected(idle)}; before the prompt: ${fmtCollected(flood)}; ${heapEndMb(run).toFixed(1)} MB at the answer's end`,
       );
       console.log(`      stalls over 50 ms: ${run.flood.stalls.map(([t, ms], i) => `${ms.toFixed(0)} ms at ${at(t)}${split(i)}`).join(', ') || 'none'}`);
     }
@@ -84,7 +84,8 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
   report(results, count);
 }
 
-const fmtCollected = (c: Collected): string => `${c.beforeMb.toFixed(0)} -> ${c.afterMb.toFixed(0)} MB`;
+const fmtCollected = (c: Collected): string =>
+  c.skipped ? `${c.beforeMb.toFixed(0)} MB (not collected)` : `${c.beforeMb.toFixed(0)} -> ${c.afterMb.toFixed(0)} MB (collected)`;
 /** The heap at the answer's end, MB (the probe's last reading). */
 const heapEndMb = (run: StreamRun): number => (run.flood.heap ?? 0) / 1048576;
 
@@ -306,11 +307,11 @@ function report(runs: StreamRun[], count: number): void {
   record({
     name: 'webview stream: heap growth',
     reins: `median ${median(grew).toFixed(1)} MB (runs: ${each(grew, 'MB')})`,
-    baseline: `collected before the idle window: ${runs.map((r) => fmtCollected(r.collected.idle)).join(' / ')}; before the prompt: ${runs.map((r) => fmtCollected(r.collected.flood)).join(' / ')}`,
+    baseline: `before the idle window: ${runs.map((r) => fmtCollected(r.collected.idle)).join(' / ')}; before the prompt: ${runs.map((r) => fmtCollected(r.collected.flood)).join(' / ')}`,
     ratio: undefined,
     target: 'info',
     pass: undefined,
-    note: "the renderer's heap (the workbench's and the panel's) from the prompt to the answer's end; each window starts from a collected heap: the workbench's start leaves garbage that V8 otherwise collects in one 60–90 ms pause wherever its memory reducer's timer falls (collectHeap)",
+    note: "the renderer's heap (the workbench's and the panel's) from the prompt to the answer's end; each window starts from a collected heap (unless REINS_BENCH_NO_COLLECT): the workbench's start leaves garbage that V8 otherwise collects in one 60–90 ms pause wherever its memory reducer's timer falls (collectHeap)",
   });
 
   const totals = runs.map((r) => [...r.cpu.values()].reduce((a, b) => a + b, 0));
