@@ -107,7 +107,7 @@ export interface Collected {
  * own timer, in one pause of 60–90 ms once allocation slows: in most runs of sessions 10–11 that
  * was the stream's end, so the longest-task row measured the workbench's start, not the stream.
  * With each window started from a collected heap, no run of session 12 had a stall over 50 ms
- * (6 of 6 in two group runs; the heap grew 1.4–2.3 MB over the whole stream). Tried before it,
+ * (12 of 12 in four group runs; the heap grew 1.3–2.6 MB over the whole stream). Tried before it,
  * a collection before the flood alone freed 35–59 MB there (heap 118–141 -> 82–83 MB).
  */
 export async function collectHeap(browser: TracedBrowser, frame: Frame): Promise<Collected> {
