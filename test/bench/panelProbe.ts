@@ -21,7 +21,7 @@ export interface Page {
 }
 export interface CodeServerLib {
   startCodeServer(o: { folder: string; settings?: Record<string, unknown> }): Promise<{ stop(): Promise<void> }>;
-  launchBrowser(o?: { args?: string[] }): Promise<{ page: Page; close(): Promise<void> }>;
+  launchBrowser(o?: { args?: string[]; bypassCSP?: boolean; preferences?: object }): Promise<{ page: Page; close(): Promise<void> }>;
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
   openWorkbench(page: Page, url: string): Promise<unknown>;
   runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
@@ -79,12 +79,51 @@ export const gaps = (frames: number[]): number[] => frames.slice(1).map((t, i) =
 export const fmt = (xs: number[]) =>
   xs.length ? `p50 ${median(xs).toFixed(1)} / p99 ${percentile(xs, 99).toFixed(1)} / max ${Math.max(...xs).toFixed(1)} ms` : 'n/a';
 
+/**
+ * REINS_BENCH_OWN_RENDERER=1 runs the panel in a renderer process of its own, as desktop VS Code
+ * and vscode.dev run a webview (a frame of another site), instead of code-server's way (a frame of
+ * the workbench's own origin, so in the workbench's renderer, on its main thread and heap).
+ * Four things make it so, each found by trying (session 12, BENCHMARKS.md):
+ *   - the webview endpoint moves to `http://{{uuid}}.localhost:<port>` (OWN_SITE_ENDPOINT): the
+ *     webview's pre/index.html accepts a host other than the workbench's only as the hash of its
+ *     origin, which the workbench puts in place of {{uuid}}; Chromium resolves *.localhost to
+ *     loopback; `--site-per-process` puts each site in its own process;
+ *   - code-server's CSP allows frames only from itself, *.vscode-cdn.net and data: (bypassCSP,
+ *     which also lifts the panel's own CSP: nothing here depends on it);
+ *   - the webview registers a service worker from what is now a third-party frame, which Chromium
+ *     refuses ("The user denied permission to use Service Worker") unless the profile allows
+ *     third-party cookies (neither --disable-features nor CDP's setCookieControls did).
+ */
+export const OWN_RENDERER = !!process.env.REINS_BENCH_OWN_RENDERER;
+const OWN_RENDERER_BROWSER = {
+  bypassCSP: true,
+  preferences: { profile: { cookie_controls_mode: 0, block_third_party_cookies: false, default_content_setting_values: { cookies: 1 } } },
+};
+// Runs before the workbench's own scripts: the parser delivers the observer's records (a
+// microtask checkpoint) before it runs the script after the configuration's <meta>.
+const OWN_SITE_ENDPOINT = `(() => {
+  if (window !== window.top) return;
+  new MutationObserver((_, observer) => {
+    const meta = document.getElementById('vscode-workbench-web-configuration');
+    if (!meta) return;
+    observer.disconnect();
+    const settings = JSON.parse(meta.getAttribute('data-settings'));
+    const pre = new URL(settings.webviewEndpoint, location.href);
+    settings.webviewEndpoint = 'http://{{uuid}}.localhost:' + pre.port + pre.pathname;
+    meta.setAttribute('data-settings', JSON.stringify(settings));
+  }).observe(document, { childList: true, subtree: true });
+})()`;
+
 /** code-server and Chromium with the Reins panel opened on `workspace` as a user would, the probe in its frame. */
 export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
   const server = await lib.startCodeServer({ folder: workspace });
   // performance.memory as it is, not rounded: the probe reads the heap at each stall.
-  const browser = await lib.launchBrowser({ args: ['--enable-precise-memory-info'] });
+  const browser = await lib.launchBrowser({
+    args: ['--enable-precise-memory-info', ...(OWN_RENDERER ? ['--site-per-process'] : [])],
+    ...(OWN_RENDERER ? OWN_RENDERER_BROWSER : {}),
+  });
   const { page } = browser;
+  if (OWN_RENDERER) await (page as unknown as { context(): { addInitScript(script: string): Promise<void> } }).context().addInitScript(OWN_SITE_ENDPOINT);
   // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
   await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
@@ -97,7 +136,7 @@ export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
 export interface Collected {
   beforeMb: number;
   afterMb: number;
-  /** Set when REINS_BENCH_NO_COLLECT skipped the collection. */
+  /** Set when the collection was skipped (REINS_BENCH_NO_COLLECT, or the panel in a renderer of its own). */
   skipped?: true;
 }
 /**
@@ -113,8 +152,9 @@ export interface Collected {
 export async function collectHeap(browser: TracedBrowser, frame: Frame): Promise<Collected> {
   const heapMb = () => frame.evaluate<number>('performance.memory.usedJSHeapSize / 1048576');
   const beforeMb = await heapMb();
-  // REINS_BENCH_NO_COLLECT=1 measures as sessions 10–11 did, to see the collection come back.
-  if (process.env.REINS_BENCH_NO_COLLECT) return { beforeMb, afterMb: beforeMb, skipped: true };
+  // REINS_BENCH_NO_COLLECT=1 measures as sessions 10–11 did, to see the collection come back. In
+  // a renderer of its own the panel's heap is its own: the page's collection would be the workbench's.
+  if (process.env.REINS_BENCH_NO_COLLECT || OWN_RENDERER) return { beforeMb, afterMb: beforeMb, skipped: true };
   const cdp = await browser.context.newCDPSession(browser.page);
   try {
     await cdp.send('HeapProfiler.collectGarbage');

@@ -17,7 +17,7 @@ import { SAMPLE_MS, sampleRenderers, shareOf, type SchedSampler, type StallShare
 import { traced, type TracedBrowser } from './trace';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
-import { collectHeap, fmt, gaps, openProbedPanel, READ, RESET, type CodeServerLib, type Collected, type Window } from './panelProbe';
+import { collectHeap, fmt, gaps, openProbedPanel, OWN_RENDERER, READ, RESET, type CodeServerLib, type Collected, type Window } from './panelProbe';
 
 // The issue's targets (issue 11, group 5).
 const GAP_P99_MAX_MS = 33;
@@ -50,7 +50,7 @@ interface StreamRun {
 export async function benchWebview(seconds: number, perSecond: number, idleSeconds: number, runs: number): Promise<void> {
   const count = seconds * perSecond;
   console.log(
-    `\n5. Streaming into the real webview (code-server + Chromium): ${count} chunks at ${perSecond}/s, against the idle panel (${idleSeconds} s); ${runs} runs`,
+    `\n5. Streaming into the real webview (code-server + Chromium, the panel ${OWN_RENDERER ? 'in a renderer of its own: REINS_BENCH_OWN_RENDERER' : "in the workbench's renderer"}): ${count} chunks at ${perSecond}/s, against the idle panel (${idleSeconds} s); ${runs} runs`,
   );
   const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as CodeServerLib;
   const results: StreamRun[] = [];

@@ -270,15 +270,24 @@ export function chromiumPath() {
   return process.env.REINS_CHROMIUM || '/usr/bin/chromium';
 }
 
-/** Launches Debian's Chromium headless with a fresh profile; returns { context, page, close() }. `args`: more of Chromium's flags. */
-export async function launchBrowser({ headless = true, viewport = { width: 1400, height: 900 }, args = [] } = {}) {
+/**
+ * Launches Debian's Chromium headless with a fresh profile; returns { context, page, close() }.
+ * `args`: more of Chromium's flags; `bypassCSP`: pages' Content-Security-Policy not enforced
+ * (Playwright's option); `preferences`: the profile's Chromium preferences, written before launch.
+ */
+export async function launchBrowser({ headless = true, viewport = { width: 1400, height: 900 }, args = [], bypassCSP = false, preferences } = {}) {
   installSignalHandlers();
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'reins-chromium-'));
+  if (preferences) {
+    mkdirSync(join(profile, 'Default'), { recursive: true });
+    writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify(preferences));
+  }
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath(),
     headless,
     viewport,
+    bypassCSP,
     // Our handlers close the browser first and then stop the server; Playwright's own would
     // process.exit() midway through that.
     handleSIGINT: false,
