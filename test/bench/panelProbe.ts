@@ -93,6 +93,8 @@ export const fmt = (xs: number[]) =>
  *   - the webview registers a service worker from what is now a third-party frame, which Chromium
  *     refuses ("The user denied permission to use Service Worker") unless the profile allows
  *     third-party cookies (neither --disable-features nor CDP's setCookieControls did).
+ * Off by default: the bench measures code-server as users run it. REINS_BENCH_PROFILE's CPU
+ * profile, taken on the page's target, is then the workbench's renderer's, not the panel's.
  */
 export const OWN_RENDERER = !!process.env.REINS_BENCH_OWN_RENDERER;
 const OWN_RENDERER_BROWSER = {
