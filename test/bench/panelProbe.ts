@@ -19,9 +19,15 @@ export interface Page {
   locator(selector: string): { waitFor(o?: { timeout?: number }): Promise<void> };
   waitForTimeout(ms: number): Promise<void>;
 }
+/** What launchBrowser returns, as far as the bench uses it: a TracedBrowser as it is (trace.ts). */
+export interface Browser extends TracedBrowser {
+  page: Page;
+  context: TracedBrowser['context'] & { addInitScript(script: string): Promise<void> };
+  close(): Promise<void>;
+}
 export interface CodeServerLib {
   startCodeServer(o: { folder: string; settings?: Record<string, unknown> }): Promise<{ stop(): Promise<void> }>;
-  launchBrowser(o?: { args?: string[]; bypassCSP?: boolean; preferences?: object }): Promise<{ page: Page; close(): Promise<void> }>;
+  launchBrowser(o?: { args?: string[]; bypassCSP?: boolean; preferences?: object }): Promise<Browser>;
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
   openWorkbench(page: Page, url: string): Promise<unknown>;
   runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
@@ -98,6 +104,7 @@ export const fmt = (xs: number[]) =>
  */
 export const OWN_RENDERER = !!process.env.REINS_BENCH_OWN_RENDERER;
 const OWN_RENDERER_BROWSER = {
+  args: ['--site-per-process'],
   bypassCSP: true,
   preferences: { profile: { cookie_controls_mode: 0, block_third_party_cookies: false, default_content_setting_values: { cookies: 1 } } },
 };
@@ -120,12 +127,10 @@ const OWN_SITE_ENDPOINT = `(() => {
 export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
   const server = await lib.startCodeServer({ folder: workspace });
   // performance.memory as it is, not rounded: the probe reads the heap at each stall.
-  const browser = await lib.launchBrowser({
-    args: ['--enable-precise-memory-info', ...(OWN_RENDERER ? ['--site-per-process'] : [])],
-    ...(OWN_RENDERER ? OWN_RENDERER_BROWSER : {}),
-  });
+  const own = OWN_RENDERER ? OWN_RENDERER_BROWSER : { args: [] };
+  const browser = await lib.launchBrowser({ ...own, args: ['--enable-precise-memory-info', ...own.args] });
   const { page } = browser;
-  if (OWN_RENDERER) await (page as unknown as { context(): { addInitScript(script: string): Promise<void> } }).context().addInitScript(OWN_SITE_ENDPOINT);
+  if (OWN_RENDERER) await browser.context.addInitScript(OWN_SITE_ENDPOINT);
   // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
   await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });

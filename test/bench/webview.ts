@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cpuBetween, formatCpu, sampleCpu } from './procCpu';
 import { SAMPLE_MS, sampleRenderers, shareOf, type SchedSampler, type StallShare } from './schedStall';
-import { traced, type TracedBrowser } from './trace';
+import { traced } from './trace';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 import { collectHeap, fmt, gaps, openProbedPanel, OWN_RENDERER, READ, RESET, type CodeServerLib, type Collected, type Window } from './panelProbe';
@@ -156,7 +156,7 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
 
     // The idle panel: the baseline, from a collected heap as the flood is.
     await page.waitForTimeout(500);
-    const collectedIdle = await collectHeap(browser as unknown as TracedBrowser, frame);
+    const collectedIdle = await collectHeap(browser, frame);
     await frame.evaluate(RESET);
     await page.waitForTimeout(idleSeconds * 1000);
     const idle = await frame.evaluate<Window>(READ);
@@ -177,12 +177,12 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
     const input = frame.locator('#prompt-input');
     await input.click();
     await input.pressSequentially('flood', { delay: 10 });
-    const collectedFlood = await collectHeap(browser as unknown as TracedBrowser, frame);
+    const collectedFlood = await collectHeap(browser, frame);
     await page.waitForTimeout(300);
     await frame.evaluate(RESET);
     const cpuBefore = sampleCpu();
     const wall0 = Date.now();
-    await traced(browser as unknown as TracedBrowser, 'stream', async () => {
+    await traced(browser, 'stream', async () => {
       await input.press('Enter');
       await page.waitForTimeout(seconds * 1000);
     });
@@ -196,11 +196,13 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
     // two runs of three (session 11: stalls of 77 ms "at 10.0 s", none once the poll went).
     const deadline = Date.now() + 120_000;
     let lastRender: number | undefined;
+    let sent: { ms?: number } | undefined;
     for (;;) {
       if (Date.now() > deadline) throw new Error(`the flood did not end within 120 s of its ${seconds} s`);
       await page.waitForTimeout(QUIET_MS);
       const seen = await frame.evaluate<number | undefined>('window.__reinsProbe.lastRender');
-      if (floodSent(record_) && seen !== undefined && seen === lastRender) break; // no render for QUIET_MS
+      sent ??= floodSent(record_);
+      if (sent && seen !== undefined && seen === lastRender) break; // no render for QUIET_MS
       lastRender = seen;
     }
     const flood = await frame.evaluate<Window>(READ);
@@ -215,7 +217,6 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
     await browser.close();
     await server.stop();
 
-    const sent = floodSent(record_);
     const seen = [...text.matchAll(/\bc(\d+)\b/g)].map((m) => Number(m[1]));
     // The busy loop runs on a core: the run-time split must see most of its 150 ms as running.
     const probeOk = seenByProbes && mostRan(shares.blocked) >= 120;

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 import { READIED_MARK } from '../../media/webview/groupWarmer';
-import { traced, type TracedBrowser } from './trace';
+import { traced } from './trace';
 import { fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
 
 // The issue's target: scrolling a long transcript is as smooth as a short one (within 2×) and
@@ -217,7 +217,7 @@ export async function benchWebviewScroll(turns: number, shortTurns: number): Pro
     console.log(`    long: ${longEntries} entries shown ${(loadMs / 1000).toFixed(1)} s after the prompt (load ${load()})`);
     const settledMs = await frame.evaluate<number>(SETTLE);
     console.log(`    long: settled after ${(settledMs / 1000).toFixed(1)} s; ${await frame.evaluate<string>(FITTING)}`);
-    const long = await traced(browser as unknown as TracedBrowser, 'fling', () => scroll(frame));
+    const long = await traced(browser, 'fling', () => scroll(frame));
     const longWheel = await scroll(frame, WHEEL_PX);
     const reopenedLong = await reopen(lib, page, longEntries);
     frame = reopenedLong.frame;
