@@ -10,9 +10,9 @@ import { icon } from './icons';
 /** The line's heading: what it waits for, and how to take the prompts back. */
 export function checkoutWaitHead(view: CheckoutWaitView): string {
   const n = view.prompts.length;
-  const what = view.holder ? `Waiting for ${revealInvisibleText(view.holder)} in another window` : 'Waiting to send';
-  const go = n === 1 ? 'sent when its turn ends' : `${n} prompts, sent in this order when its turn ends`;
-  return `${what}: ${go}. Stop gives ${n === 1 ? 'it' : 'them'} back.`;
+  // The busy line above already says "Waiting for <agent> in another window": this says when they go.
+  const when = view.holder ? `when ${revealInvisibleText(view.holder)}'s turn in the other window ends` : 'once the turn before them ends';
+  return n === 1 ? `Sent ${when}. Stop gives it back.` : `${n} prompts, sent in this order ${when}. Stop gives them back.`;
 }
 
 export interface CheckoutWaitList {

@@ -228,10 +228,10 @@ describe('checkout line (what the user sees)', () => {
     assert.deepEqual(statusLine(status), { label: 'Waiting…', tone: 'busy', text: 'Waiting for alpha in another window' });
     assert.equal(busyText(status), 'Waiting for alpha in another window');
     assert.match(composerState(status).placeholder, /^Waiting for alpha in another window — Enter sends this after the waiting prompts, Esc gives them back$/);
-    assert.equal(checkoutWaitHead(view), 'Waiting for alpha in another window: sent when its turn ends. Stop gives it back.');
+    assert.equal(checkoutWaitHead(view), "Sent when alpha's turn in the other window ends. Stop gives it back.");
     assert.equal(
       checkoutWaitHead({ holder: 'alpha', prompts: [...view.prompts, { id: 2, text: 'B: again' }] }),
-      'Waiting for alpha in another window: 2 prompts, sent in this order when its turn ends. Stop gives them back.',
+      "2 prompts, sent in this order when alpha's turn in the other window ends. Stop gives them back.",
     );
   });
 });
