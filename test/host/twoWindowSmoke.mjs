@@ -207,7 +207,6 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
     });
 
-    const waitingRows = B.frame.locator('#checkout-wait .queued-text');
     /** What B's panel shows now: the waiting prompts, the status line, the Stop button, the input box. */
     const shownInB = () =>
       B.frame.evaluate(() => ({
