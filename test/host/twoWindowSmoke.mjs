@@ -257,7 +257,7 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
 
     // Sabotage (panelStatus.ts: canStop without the line, so no Stop button), this printed:
     //   FAILED: step "window B shows its prompt waiting: its text, the status, Stop" failed after
-    //   30.4 s: timed out after 30 s waiting for window B to show ["B: hello"] waiting; B shows
+    //   30.2 s: timed out after 30 s waiting for window B to show ["B: hello"] waiting; B shows
     //   {"waiting":["B: hello"],"status":"Waiting for alpha in another window","stop":false,"input":""}
     await step('window B shows its prompt waiting: its text, the status, Stop', () => showsWaiting(['B: hello'], 'two-windows-b-waiting.png'));
 
@@ -278,9 +278,9 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       await givenBack('Escape', 'B: hello');
     });
 
-    // Sabotage (commands.ts: reins.turnActive from the turn alone, as before), this printed:
+    // Sabotage (commands.ts: reins.turnActive false while a prompt waits, as before), this printed:
     //   FAILED: step "Reins: Stop Turn (the palette, then Ctrl+Alt+Escape) ends the wait and gives the text back" failed after
-    //   30.9 s: command "Reins: Stop Turn" not in the palette
+    //   30.6 s: command "Reins: Stop Turn" not in the palette
     await step('Reins: Stop Turn (the palette, then Ctrl+Alt+Escape) ends the wait and gives the text back', async () => {
       await waitAgain('B: hello');
       await runCommand(B.page, 'Reins: Stop Turn', 30_000).catch(() => {
@@ -294,7 +294,7 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
     });
 
     // Sabotage (windowLock.ts releasing on the first state change, so at the prompt's start), this
-    // printed, two steps earlier: FAILED: step "window A: a turn that waits on its permission; A's
+    // printed, at that earlier step: FAILED: step "window A: a turn that waits on its permission; A's
     // extension host holds the lock" failed after 242.0 s: timed out after 240 s waiting for the lock file
     await step("A's turn ends; only then B's prompt goes", async () => {
       if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
