@@ -36,7 +36,7 @@ const resultsDir = join(repo, 'test-results');
 const log = (m) => console.log(`[two-windows] ${m}`);
 const step = stepper(log);
 /** Rounds of two waiting prompts: the race they had went the wrong way in 4 runs of 5, so a few rounds catch it. */
-const ORDER_ROUNDS = Number(process.env.REINS_TWO_WINDOW_ROUNDS ?? 3);
+const ORDER_ROUNDS = Number(process.env.REINS_TWO_WINDOW_ROUNDS ?? 5);
 
 const entries = (record) =>
   existsSync(record)
@@ -307,8 +307,12 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       await until('the lock let go after B settled', async () => locks().length === 0, B.page, timeoutMs);
     });
 
-    // Sabotage (the line taken out: each waiting prompt looking at the lock by itself, as before),
-    // this printed: ORDER_SABOTAGE
+    // Sabotage (the code before the line: each waiting prompt polling the lock by itself, the second
+    // asked again; run with these rounds, the steps about the waiting state left out), this printed:
+    //   FAILED: step "round 1 of 8: two prompts waiting in B go in the order sent" failed after 6.1 s:
+    //   B's agent got ["B: second of round 1","B: first of round 1"], want [first, second]
+    // (an earlier run of 3 rounds passed: the race is one of timing, hence several rounds). With
+    // only the line's `going` guard removed it passed: the head also waits for its folder's turn.
     for (let round = 1; round <= ORDER_ROUNDS; round++) {
       await step(`round ${round} of ${ORDER_ROUNDS}: two prompts waiting in B go in the order sent`, async () => {
         const [aBefore, bBefore] = [prompts(A.record).length, prompts(B.record).length];
