@@ -16,7 +16,12 @@ const md = new MarkdownIt({ html: true });
 
 /** The Markdown files git tracks or would (new ones included), less the fixtures (which are test input, not documentation). */
 function markdownFiles() {
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.md'], { cwd: repo, encoding: 'utf8' });
+  let listed;
+  try {
+    listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.md'], { cwd: repo, encoding: 'utf8' });
+  } catch (error) {
+    throw new Error(`checkLinks lists the Markdown files with git, in a git checkout: ${error.message}`);
+  }
   return listed.split('\0').filter((f) => f && !f.startsWith('test/fixtures/'));
 }
 
