@@ -33,8 +33,9 @@ export class Transcript {
   /** The late entry that late streamed text continues (apart from the running turn's stream). */
   private lateStream: { id: string; kind: 'agent' | 'thought'; turnId: number } | undefined;
   /**
-   * Each tool call's card, by whose it is: the agent process (its generation, one per feed) and
-   * session that named it, and its toolCallId. An agent's ids are only its own within one
+   * Each tool call's card, by whose it is: the agent process and the session it opened (a
+   * generation: the feed takes one per process and per session opened) that named it, the
+   * session's id, and its toolCallId. An agent's ids are only its own within one
    * session of one process (a restarted process, a loaded or resumed session and another agent
    * count theirs from the start again), so a card's id is the transcript's: the toolCallId when
    * no entry holds that id yet, another one when one does. A reused toolCallId thus makes a new

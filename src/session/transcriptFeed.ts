@@ -1,8 +1,10 @@
 // The host transcript listens to the runtime directly: the agent's updates, the prompt at the
 // start of each turn, the tools a stop cancelled, live terminal output in its card, permission
 // requests and how each was answered. What the user is *told* (notices about stops, exits,
-// sign-in) stays with the folder session, which decides it. One feed per agent process: the
-// transcript tells what it names apart from what earlier processes named (its generation).
+// sign-in) stays with the folder session, which decides it. One feed per agent process, and a new
+// generation of the transcript's at each session it opens (new, loaded, resumed): what the agent
+// names from then on (a tool call id it counts from the start again) is told apart from what it
+// and earlier processes named, a load's replay included.
 import type { AgentRuntime, PendingPermission } from './agentRuntime';
 import { LateUpdates } from './lateUpdates';
 import { showTerminalOutput } from './terminalCards';
@@ -13,7 +15,9 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
   const d = new DisposableStore();
   // Which turn an update speaks for: a stopped turn's late ones go to that turn, labelled late.
   const late = new LateUpdates();
-  const generation = transcript.nextGeneration();
+  let generation = transcript.nextGeneration();
+  // After a load's replay (onOpened follows its answer): the replayed cards are history.
+  d.add(rt.onSessionOpened(() => (generation = transcript.nextGeneration())));
   d.add(transcript.onOp((op) => op.type === 'reset' && late.reset()));
   d.add(rt.onUpdate((n) => transcript.apply(n, late.place(n.update, n.sessionId), generation)));
   // After the line above: a terminal's live output goes into the card the update just made.
