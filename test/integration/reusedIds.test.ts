@@ -67,7 +67,7 @@ async function turnWithPermission(prompt: string): Promise<{ entries: Transcript
   const entries = await transcript();
   const card = entries.find((e): e is Tool => e.id === ask!.toolCallId && e.kind === 'tool')!;
   assert.equal(card.status, 'completed', 'its own card completed');
-  return { entries, user: asked[user]!.id, card };
+  return { entries, user: asked[user].id, card };
 }
 
 /** The first turn is as it was: its cards and its answered permission, untouched by the second. */
