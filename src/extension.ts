@@ -69,14 +69,20 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
         }
       }
     });
+    const sessionOf = (folder: vscode.Uri | undefined) => {
+      const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
+      return wf ? r.session(wf) : r.activeSession();
+    };
     return {
       logUri: context.logUri,
       onDidStop: onDidStop.event,
       onDidFindLeftovers: onDidFindLeftovers.event,
       revivePanel: (panel, state) => revivePanel(created, panel, state),
+      answerPermission(requestId, optionId, folder) {
+        return sessionOf(folder)?.runtime?.respondPermission(requestId, optionId) ?? false;
+      },
       state(folder) {
-        const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
-        const s = wf ? r.session(wf) : r.activeSession();
+        const s = sessionOf(folder);
         if (!s) return undefined;
         const status = s.status();
         return {

@@ -48,8 +48,6 @@ export class SessionKeeper implements vscode.Disposable {
   private busy: Promise<unknown> = Promise.resolve();
   /** When the transcript is written (saveSchedule.ts). */
   private readonly saves = new SaveSchedule(() => this.saveNow());
-  /** A turn ran since the transcript was last restored: it may show ids an agent chose (tool calls). */
-  private agentIdsShown = false;
   /** Why the agent was restarted by itself: said again after a replay, which clears what the panel said. */
   private crashNote: string | undefined;
   private readonly subscriptions = new DisposableStore();
@@ -102,7 +100,6 @@ export class SessionKeeper implements vscode.Disposable {
     );
     d.add(
       rt.onTurnStarted(() => {
-        this.agentIdsShown = true;
         if (rt.sessionId && this.keepsOwnList(rt)) void this.store.remember(rt.name, rt.sessionId);
       }),
     );
@@ -233,14 +230,9 @@ export class SessionKeeper implements vscode.Disposable {
     if (o.how === 'load') transcript.notice('info', `Loaded the session${title ? ` “${title}”` : ''} from ${rt.name}.`);
     else if (o.how === 'resume' && before)
       transcript.notice('info', `Resumed the session${title ? ` “${title}”` : ''}: ${rt.name} does not replay earlier messages, so they are not shown.`);
-    else if (o.how === 'resume') {
-      // The same conversation in a new process: what the old one showed gets ids of Reins' own, so
-      // that reused tool call ids cannot overwrite it. (A transcript kept from the last window has
-      // them already; redrawing it would lose the panel's scroll position.)
-      if (this.agentIdsShown) transcript.restore(transcript.entries);
-      this.agentIdsShown = false;
-      transcript.notice('info', `Resumed the session with ${rt.name}.`);
-    }
+    // The same conversation in a new process: the transcript keeps the cards of the old one
+    // apart from the new one's, whatever ids it reuses (transcript.ts, cardFor).
+    else if (o.how === 'resume') transcript.notice('info', `Resumed the session with ${rt.name}.`);
   }
 
   private onCrash(rt: AgentRuntime): void {
