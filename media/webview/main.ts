@@ -6,7 +6,7 @@ import { el } from './dom';
 import { createEmptyState } from './emptyState';
 import { createHeader } from './header';
 import { createSessionBar } from './sessionBar';
-import { busyText } from './statusModel';
+import { busyText, statusLine } from './statusModel';
 import { createAutoScroll } from './scroll';
 import { TranscriptView } from './transcript';
 import { loadState, post, saveState } from './vscodeApi';
@@ -79,6 +79,8 @@ function start(): void {
     const busy = busyText(next);
     working.hidden = busy === undefined;
     workingText.textContent = busy ?? '';
+    // Waiting for the user is not working: the dots stop (status.css).
+    working.dataset.tone = statusLine(next).tone;
     header.el.classList.toggle('busy', busy !== undefined);
     app.dataset.turn = next.turn;
     transcript.setTurn(next.turn); // a turn that ended: its answer is complete, and announced

@@ -4,7 +4,7 @@ import type { PanelStatus, PanelWhenBusy, PermissionOptionView, ToolStatus } fro
 import { revealInvisibleText } from '../../src/shared/invisibleChars';
 import { CHOICE_LABEL } from './busyModel';
 
-export type StatusTone = 'ok' | 'busy' | 'warning' | 'error' | 'muted';
+export type StatusTone = 'ok' | 'busy' | 'attention' | 'warning' | 'error' | 'muted';
 
 export interface StatusLine {
   /** Short phase name; it goes to the screen-reader live region, which must not chatter. */
@@ -41,7 +41,8 @@ function phaseLine(status: PanelStatus): Omit<StatusLine, 'text'> {
     case 'sending':
       return { label: 'Sending…', tone: 'busy' };
     case 'running':
-      return { label: 'Working…', tone: 'busy' };
+      // The agent is not working while it waits for the user's answer: the request says what it needs.
+      return status.permissionPending ? { label: 'Waiting for you', tone: 'attention' } : { label: 'Working…', tone: 'busy' };
     case 'stopping':
       return { label: 'Stopping…', tone: 'warning' };
   }

@@ -32,6 +32,8 @@ export interface PanelStatus {
   canSend: boolean;
   /** Stop button visible and enabled. */
   canStop: boolean;
+  /** The running turn waits for the user's answer to a permission request: "Waiting for you", not "Working". */
+  permissionPending: boolean;
   /** The session's mode, model, slash commands, title and usage (once a session exists). */
   session?: SessionView;
   /** Prompts waiting for the running turn to end by itself, in the order they go out. */

@@ -114,6 +114,7 @@ describe('webview: composer', () => {
       turn,
       queued: [],
       canSteer: false,
+      permissionPending: false,
       whenBusy: 'ask',
       canSend: true,
       canStop: turn !== 'idle',
