@@ -17,7 +17,14 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
   // After the line above: a terminal's live output goes into the card the update just made.
   d.add(showTerminalOutput(rt, transcript));
   d.add(rt.onTurnStarted(({ turnId, text }) => late.turnStarted(turnId, transcript.user(text))));
-  d.add(rt.onTurnEnded(({ turnId, result }) => late.turnEnded(turnId, result.kind === 'stopped')));
+  d.add(
+    rt.onTurnEnded(({ turnId, result }) => {
+      late.turnEnded(turnId, result.kind === 'stopped');
+      if (result.kind === 'failed') transcript.planEnded();
+    }),
+  );
+  // A stop's end, once confirmed (also when it was unconfirmed first): the plan's unfinished items stopped.
+  d.add(rt.onStop((report) => report.outcome !== 'abort-unverified' && transcript.planEnded()));
   d.add(rt.onToolsCancelled(() => transcript.markToolsCancelled()));
   d.add(rt.onPermission((p) => transcript.permission(p)));
   d.add(

@@ -159,6 +159,16 @@ export interface FileMatch {
   uri: string;
 }
 
+/**
+ * One entry of the agent's plan. `stopped`: pending or in progress when its turn ended without the
+ * agent finishing it (a confirmed stop, a failure): the panel's word, never the agent's (planItems.ts).
+ */
+export interface PlanItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'stopped';
+  priority?: string;
+}
+
 /** Came after its turn was stopped and ended (lateUpdates.ts): shown in that turn's part, labelled late. */
 interface Late {
   late?: true;
@@ -196,7 +206,7 @@ export type TranscriptEntry =
     }
   /** Every file the agent wrote since the prompt: one entry per turn, growing as it writes. */
   | { kind: 'files'; id: string; files: FileWriteView[] }
-  | ({ kind: 'plan'; id: string; items: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority?: string }[] } & Late)
+  | ({ kind: 'plan'; id: string; items: PlanItem[] } & Late)
   | {
       kind: 'notice';
       id: string;
