@@ -136,21 +136,26 @@ function start(): void {
       case 'fileMatches':
         composer.fileMatches(message.requestId, message.files);
         break;
+      case 'batch':
+        // One flush of the host's outbox, in one task: drawn in one frame (outbox.ts says why).
+        for (const part of message.messages) handleOne(part);
+        break;
       default:
         assertNever(message);
     }
   }
 
-  window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
-    const message = event.data;
+  function handleOne(message: HostToWebview): void {
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
     try {
       handle(message);
     } catch (err) {
-      // One bad message must not take the panel down with it.
+      // One bad message must not take the panel down with it (nor the rest of its batch).
       console.error('[reins] failed to handle', message.type, err);
     }
-  });
+  }
+
+  window.addEventListener('message', (event: MessageEvent<HostToWebview>) => handleOne(event.data));
 
   post({ type: 'ready' });
 }

@@ -236,7 +236,14 @@ export type HostToWebview =
   /** Move focus to the input box. */
   | { type: 'focusInput' }
   /** The answer to `searchFiles` with the same `requestId`. */
-  | { type: 'fileMatches'; requestId: number; files: FileMatch[] };
+  | { type: 'fileMatches'; requestId: number; files: FileMatch[] }
+  /**
+   * What one flush of the host's outbox carries, in order (src/panel/outbox.ts): the webview
+   * applies it in one task, so what changed together is drawn in one frame. A stop's notice and
+   * the status that ends the stop came as two messages, and a frame between them showed both
+   * "Stopped — the agent confirmed" and "Stopping… waiting for the agent to confirm".
+   */
+  | { type: 'batch'; messages: HostToWebview[] };
 
 export type WebviewToHost =
   | { type: 'ready' }
