@@ -138,6 +138,7 @@ export class FolderSession implements vscode.Disposable {
       turn,
       gate: this.gate.check(this.gatePath, rt),
       now: Date.now(),
+      permissionPending: (rt?.pendingPermissions.length ?? 0) > 0,
     });
     // What the agent said about its session: mode, model, slash commands, title, usage. Only
     // while it runs: an exited agent's mode and commands are not the next process's.

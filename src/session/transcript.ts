@@ -9,6 +9,7 @@
 import type { SessionNotification, SessionUpdate, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { Placement } from './lateUpdates';
 import type { PendingPermission } from './permissions';
+import { planItems, stopUnfinished } from './planItems';
 import { contentText, toolCardContent } from './toolContent';
 import type { FileMark, FileWriteView, TranscriptEntry, ToolStatus } from '../shared/messages';
 import { Emitter } from '../util/emitter';
@@ -216,7 +217,9 @@ export class Transcript {
     if (!known) this.lateStream = undefined;
     if (u.sessionUpdate === 'tool_call') this.upsert({ ...this.toolCallEntry(u), late: true }, keepStreaming, before);
     else if (u.sessionUpdate === 'tool_call_update') this.upsert({ ...this.toolUpdateEntry(u), late: true }, keepStreaming, before);
-    else if (u.sessionUpdate === 'plan') this.upsert({ kind: 'plan', id: this.nextId('p'), items: planItems(u.entries), late: true }, keepStreaming, before);
+    // Its turn has ended: what the late plan leaves undone is stopped.
+    else if (u.sessionUpdate === 'plan')
+      this.upsert({ kind: 'plan', id: this.nextId('p'), items: planItems(u.entries, true), late: true }, keepStreaming, before);
   }
 
   /**
@@ -261,6 +264,17 @@ export class Transcript {
       if (entry.kind !== 'permission') this.upsert({ ...entry, id });
       else this.upsert(withoutUndefined({ ...entry, id, toolCallId: entry.toolCallId === undefined ? undefined : renamed.get(entry.toolCallId) }));
     }
+  }
+
+  /**
+   * The turn ended without the agent finishing its plan (a confirmed stop, a failure): the items
+   * it left pending or in progress are shown stopped (planItems.ts).
+   */
+  planEnded(): void {
+    const plan = this.planId === undefined ? undefined : this.byId.get(this.planId);
+    if (plan?.kind !== 'plan') return;
+    const items = stopUnfinished(plan.items);
+    if (items !== plan.items) this.upsert({ ...plan, items }, true);
   }
 
   /** Every tool call that had not finished is shown cancelled (the routine's step 2). */
@@ -410,10 +424,6 @@ function unshowable(p: PendingPermission, taken: TranscriptEntry | undefined): s
 }
 
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
-
-function planItems(entries: Extract<SessionUpdate, { sessionUpdate: 'plan' }>['entries']): Extract<TranscriptEntry, { kind: 'plan' }>['items'] {
-  return entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority }));
-}
 
 function union(a: FileMark[], b: FileMark[]): FileMark[] {
   return [...a, ...b.filter((m) => !a.includes(m))];

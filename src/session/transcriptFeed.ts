@@ -29,7 +29,14 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
     }),
   );
   d.add(rt.onTurnStarted(({ turnId, text }) => late.turnStarted(turnId, transcript.user(text))));
-  d.add(rt.onTurnEnded(({ turnId, result }) => late.turnEnded(turnId, result.kind === 'stopped')));
+  d.add(
+    rt.onTurnEnded(({ turnId, result }) => {
+      late.turnEnded(turnId, result.kind === 'stopped');
+      if (result.kind === 'failed') transcript.planEnded();
+    }),
+  );
+  // A stop's end, once confirmed (also when it was unconfirmed first): the plan's unfinished items stopped.
+  d.add(rt.onStop((report) => report.outcome !== 'abort-unverified' && transcript.planEnded()));
   d.add(rt.onToolsCancelled(() => transcript.markToolsCancelled()));
   /** The requests this feed shows (their entries are theirs to update). */
   const shown = new Set<string>();

@@ -32,6 +32,8 @@ export interface PanelStatus {
   canSend: boolean;
   /** Stop button visible and enabled. */
   canStop: boolean;
+  /** The running turn waits for the user's answer to a permission request: "Waiting for you", not "Working". */
+  permissionPending: boolean;
   /** The session's mode, model, slash commands, title and usage (once a session exists). */
   session?: SessionView;
   /** Prompts waiting for the running turn to end by itself, in the order they go out. */
@@ -157,6 +159,16 @@ export interface FileMatch {
   uri: string;
 }
 
+/**
+ * One entry of the agent's plan. `stopped`: pending or in progress when its turn ended without the
+ * agent finishing it (a confirmed stop, a failure): the panel's word, never the agent's (planItems.ts).
+ */
+export interface PlanItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'stopped';
+  priority?: string;
+}
+
 /** Came after its turn was stopped and ended (lateUpdates.ts): shown in that turn's part, labelled late. */
 interface Late {
   late?: true;
@@ -194,7 +206,7 @@ export type TranscriptEntry =
     }
   /** Every file the agent wrote since the prompt: one entry per turn, growing as it writes. */
   | { kind: 'files'; id: string; files: FileWriteView[] }
-  | ({ kind: 'plan'; id: string; items: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority?: string }[] } & Late)
+  | ({ kind: 'plan'; id: string; items: PlanItem[] } & Late)
   | {
       kind: 'notice';
       id: string;
@@ -224,7 +236,14 @@ export type HostToWebview =
   /** Move focus to the input box. */
   | { type: 'focusInput' }
   /** The answer to `searchFiles` with the same `requestId`. */
-  | { type: 'fileMatches'; requestId: number; files: FileMatch[] };
+  | { type: 'fileMatches'; requestId: number; files: FileMatch[] }
+  /**
+   * What one flush of the host's outbox carries, in order (src/panel/outbox.ts): the webview
+   * applies it in one task, so what changed together is drawn in one frame. A stop's notice and
+   * the status that ends the stop came as two messages, and a frame between them showed both
+   * "Stopped — the agent confirmed" and "Stopping… waiting for the agent to confirm".
+   */
+  | { type: 'batch'; messages: HostToWebview[] };
 
 export type WebviewToHost =
   | { type: 'ready' }

@@ -275,7 +275,14 @@ export function chromiumPath() {
  * `args`: more of Chromium's flags; `bypassCSP`: pages' Content-Security-Policy not enforced
  * (Playwright's option); `preferences`: the profile's Chromium preferences, written before launch.
  */
-export async function launchBrowser({ headless = true, viewport = { width: 1400, height: 900 }, args = [], bypassCSP = false, preferences } = {}) {
+export async function launchBrowser({
+  headless = true,
+  viewport = { width: 1400, height: 900 },
+  args = [],
+  bypassCSP = false,
+  preferences,
+  scrollbars = false,
+} = {}) {
   installSignalHandlers();
   const { chromium } = await import('playwright-core');
   const profile = mkdtempSync(join(tmpdir(), 'reins-chromium-'));
@@ -293,6 +300,8 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
+    // Playwright hides scrollbars in headless mode (--hide-scrollbars): `scrollbars` shows them, as a user's browser does.
+    ...(scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',
