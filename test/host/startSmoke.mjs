@@ -126,6 +126,18 @@ async function watchSideBar(page, name, until, timeoutMs) {
   }
 }
 
+/** VS Code's own Ctrl+Alt+B, pressed again when the workbench missed it (once in 6 runs, while the extension host started). */
+async function hideSideBar(page) {
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+Alt+B');
+    try {
+      return await page.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 3_000 });
+    } catch (err) {
+      if (attempt === 4) throw err;
+    }
+  }
+}
+
 export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
   mkdirSync(resultsDir, { recursive: true });
   const home = mkdtempSync(join(tmpdir(), 'reins-start-home-'));
@@ -135,12 +147,13 @@ export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
   // ---- a new user's first `npm start` ----
   let start = await step('npm start printed the address', () => startNpmStart({ home, port, timeoutMs: 10 * 60_000 }));
   log(`before the address: ${JSON.stringify(start.before)}`);
-  // Without the quiet start (code-server's output echoed): "npm start printed 14 lines before the address, want at most 3"
+  // With code-server's output echoed (as before): "npm start printed 9 lines before the address, want at most 3"
   if (start.before.length > MAX_LINES_BEFORE_ADDRESS) {
     throw new Error(`npm start printed ${start.before.length} lines before the address, want at most ${MAX_LINES_BEFORE_ADDRESS}:\n${start.before.join('\n')}`);
   }
 
-  // Without the demo folder of its own (copied into the clone's .vscode-test/): "… is inside the clone"
+  // With the demo folder in the clone's .vscode-test/ (as before): "the demo folder /work/wt/start/.vscode-test/demo-workspace
+  // is inside the clone"; without its git init: "…/demo-workspace is not the top of a git repository: fatal: not a git repository"
   await step('the demo folder: a git repository of its own, clean, outside the clone', async () => {
     const folder = realpathSync(decodeURIComponent(new URL(start.url).searchParams.get('folder')));
     const inClone = relative(realpathSync(repo), folder);
@@ -163,15 +176,17 @@ export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
       await openWorkbench(page, start.url);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
     });
-    // Without the welcome brought into view at startup: the secondary side bar showed
-    // [{"ms":0,"state":"none"},{"ms":2210,"state":"empty"}] (VS Code's empty Chat container under a "Reins" tab).
+    // Without the welcome brought into view at startup: "the secondary side bar showed [{"ms":331,"state":"blank"},
+    // {"ms":1918,"state":"empty"}] within 30 s" (VS Code's Chat container, empty with AI off, under a "Reins" title).
     const first = await step('the welcome shows without a click', () => watchSideBar(page, 'first', (s) => s === 'welcome', 30_000));
     log(`the secondary side bar after the workbench was drawn: ${JSON.stringify(first)}`);
     await page.screenshot({ path: join(resultsDir, 'start-first-screen.png') });
 
     const driven = await page.evaluate(() => typeof window.driver);
+    // With the driver on (as before): "the workbench runs VS Code's smoke-test driver (window.driver is object)"
     if (driven !== 'undefined') throw new Error(`the workbench runs VS Code's smoke-test driver (window.driver is ${driven})`);
-    // With the smoke-test driver (what npm start ran before): "locator.waitFor: Timeout 15000ms exceeded" (only the bell's dot).
+    // With the driver on and the check above skipped: "step \"a notification Reins shows pops up as a toast\" failed
+    // after 15.3 s: locator.waitFor: Timeout 15000ms exceeded" (the message only behind the bell).
     await step('a notification Reins shows pops up as a toast', async () => {
       await runCommand(page, 'Reins: Sign Out', timeoutMs);
       await page.locator('.notifications-toasts .notification-toast', { hasText: 'no sign-in values are stored' }).first().waitFor({ timeout: 15_000 });
@@ -203,8 +218,7 @@ export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
     // side bar hidden (VS Code's own Ctrl+Alt+B), and Reins' Ctrl+Alt+R brings the conversation back:
     // the agent chosen in the first run was kept, or it would bring the welcome.
     const seen = await step('the Reins view is drawn again', () => watchSideBar(page, 'next', (s) => s !== 'none' && s !== 'blank', 30_000));
-    await page.keyboard.press('Control+Alt+B');
-    await page.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 10_000 });
+    await step('Ctrl+Alt+B hid the side bar', () => hideSideBar(page));
     const t = Date.now();
     await page.keyboard.press('Control+Alt+R');
     await step('Ctrl+Alt+R opened the conversation', () => frameIn(page, '.part.auxiliarybar', '#prompt-input', timeoutMs));
