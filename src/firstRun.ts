@@ -13,6 +13,7 @@ export const WELCOME_VIEW_ID = 'reins.welcome';
 const FIRST_RUN_KEY = 'reins.firstRun';
 const CHOSEN = 'reins.firstRun.agentChosen';
 const STOP_EXPLAINED = 'reins.firstRun.stopExplained';
+const WELCOME_SHOWN = 'reins.firstRun.welcomeShown';
 /** The README section the one line links to. */
 export const STOP_README_URL = 'https://github.com/reins-dev/reins#what-reins-does-on-stop';
 
@@ -40,6 +41,18 @@ export class FirstRun {
     this._onDidChange.fire();
   }
 
+  /**
+   * Once per user, while there is no agent: the welcome brought into view. The secondary side
+   * bar opens on VS Code's default container there (Chat, empty when its AI features are off),
+   * so a new user would see at most a "Reins" tab; once shown, VS Code restores the Reins
+   * container itself in later windows of the folder.
+   */
+  takeWelcomeReveal(): boolean {
+    if (!this.needsAgent || this.state.get<boolean>(WELCOME_SHOWN, false)) return false;
+    void this.state.update(WELCOME_SHOWN, true);
+    return true;
+  }
+
   /** Once per user: a real agent started here for the first time. */
   takeStopExplanation(): boolean {
     if (this.state.get<boolean>(STOP_EXPLAINED, false)) return false;
@@ -54,6 +67,10 @@ export class FirstRun {
 
 export function registerFirstRun(reins: WindowSessions, firstRun: FirstRun): vscode.Disposable[] {
   firstRun.update();
+  // Activated at startup (onStartupFinished) for this: a new user's first window shows the welcome unasked.
+  if (vscode.workspace.workspaceFolders?.length && firstRun.takeWelcomeReveal()) {
+    void vscode.commands.executeCommand(`${WELCOME_VIEW_ID}.focus`);
+  }
   const explained = new WeakSet<object>();
   return [
     vscode.window.registerTreeDataProvider<never>(WELCOME_VIEW_ID, { getChildren: () => [], getTreeItem: (e) => e }),
