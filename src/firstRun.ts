@@ -70,7 +70,7 @@ export function registerFirstRun(reins: WindowSessions, firstRun: FirstRun): vsc
     vscode.commands.registerCommand('reins.chooseAgent', async () => {
       const s = reins.session();
       if (!s) return false;
-      const chosen = await pickAgent(s.agentName, reins.log);
+      const chosen = await pickAgent(s.agentName, reins.log, (...a) => s.say(...a));
       if (chosen === undefined) return false;
       // Kept as the default, so that the next window starts it too: no settings written by hand.
       if (chosen !== DEMO_AGENT) await vscode.workspace.getConfiguration('reins').update('defaultAgent', chosen, vscode.ConfigurationTarget.Global);

@@ -4,13 +4,13 @@
 // Choosing a preset needs no settings. The registry is fetched while the list is open; when
 // it cannot be reached the list is the presets, and the log says why in one line.
 import * as vscode from 'vscode';
-import { showInformationMessage, showWarningMessage } from '../notify';
+import { askModal } from '../notify';
 import { configuredAgents, DEMO_AGENT } from '../config';
 import { availability, catalog } from './catalog';
 import { commandFinder } from './findCommand';
 import { writeAgentEntry } from './agentSettings';
 import { pickerItems, type PickerItem } from './pickerItems';
-import { copyInstall, runInstall } from './prepare';
+import { copyInstall, installActions, runInstall, type Say } from './prepare';
 import { presetNamed } from './presets';
 import { DEFAULT_REGISTRY_URL, fetchRegistry, registryEntry, type ParsedRegistry, type RegistryAgent } from './registry';
 
@@ -66,8 +66,11 @@ function toItems(items: PickerItem[]): Item[] {
   });
 }
 
-/** Show the picker; resolves with the agent to switch to (a registry agent once added), or undefined. */
-export async function pickAgent(current: string, log: vscode.LogOutputChannel): Promise<string | undefined> {
+/**
+ * Show the picker; resolves with the agent to switch to (a registry agent once added), or
+ * undefined. `say`: the folder's answers (answers.ts), for what the picker cannot do itself.
+ */
+export async function pickAgent(current: string, log: vscode.LogOutputChannel, say: Say): Promise<string | undefined> {
   const agents = catalog(configuredAgents());
   const qp = vscode.window.createQuickPick<Item>();
   qp.title = 'Reins: select the agent for this folder';
@@ -102,7 +105,7 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel): 
       const name = item.source?.kind === 'agent' ? item.source.name : undefined;
       const preset = name ? presetNamed(name) : undefined;
       if (!preset) return;
-      if (button === COPY) void copyInstall(preset);
+      if (button === COPY) void copyInstall(preset, say);
       else runInstall(preset);
     });
     qp.onDidAccept(() => {
@@ -115,48 +118,42 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel): 
   });
   qp.dispose();
   if (!chosen || chosen.kind === 'separator') return undefined;
-  if (chosen.kind === 'registry') return addFromRegistry(chosen.agent, log);
+  if (chosen.kind === 'registry') return addFromRegistry(chosen.agent, log, say);
   if (chosen.install && chosen.name !== DEMO_AGENT) {
     // Not installed, and npm does not have it: switching would only fail. Say how to install.
-    const preset = presetNamed(chosen.name);
-    const choice = await showWarningMessage(
-      `Reins: ${chosen.name} is not installed. Install it with: ${chosen.install}`,
-      'Run Install in Terminal',
-      'Copy Install Command',
-    );
-    if (preset && choice === 'Run Install in Terminal') runInstall(preset);
-    else if (preset && choice === 'Copy Install Command') void copyInstall(preset);
+    say('warning', `${chosen.name} is not installed. Install it with \`${chosen.install}\`, then select it again.`, installActions(chosen.name));
     return undefined;
   }
   return chosen.name;
 }
 
 /** Add a registry agent to reins.agents at the version the index names, then switch to it. */
-export async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutputChannel): Promise<string | undefined> {
+export async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutputChannel, say: Say): Promise<string | undefined> {
   const entry = registryEntry(agent);
   if (!entry) {
-    void showWarningMessage(
-      `Reins: ${agent.name} is distributed as a binary archive only${agent.archive ? ` (${agent.archive})` : ''}. Reins does not download archives: install it yourself and add its command to reins.agents.`,
+    say(
+      'warning',
+      `${agent.name} is distributed as a binary archive only${agent.archive ? ` (${agent.archive})` : ''}. Reins does not download archives: install it yourself and add its command to reins.agents.`,
+      [{ action: 'openSettings', label: 'Open Settings' }],
     );
     return undefined;
   }
   const existing = configuredAgents()[agent.id];
   if (existing && JSON.stringify(existing) !== JSON.stringify(entry)) {
-    const replace = await showWarningMessage(
+    const replace = await askModal(
       `reins.agents already has "${agent.id}". Replace it with ${agent.name} ${agent.version} from the ACP Registry?`,
-      { modal: true },
+      {},
       'Replace',
     );
     if (replace !== 'Replace') return undefined;
   }
   const outcome = await writeAgentEntry(agent.id, entry, log);
   if (!outcome.applied) {
-    void showWarningMessage(
-      `Reins: added ${agent.id} to the ${outcome.where}, but VS Code reads another value for it. Check reins.agents in your folder's settings.`,
-      'Open Settings',
-    ).then((c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'));
+    say('warning', `Added ${agent.id} to the ${outcome.where}, but VS Code reads another value for it. Check reins.agents in your folder's settings.`, [
+      { action: 'openSettings', label: 'Open Settings' },
+    ]);
     return undefined;
   }
-  void showInformationMessage(`Reins: added ${agent.name} ${agent.version} to reins.agents in the ${outcome.where}.`);
+  say('info', `Added ${agent.name} ${agent.version} to reins.agents in the ${outcome.where}.`);
   return agent.id;
 }
