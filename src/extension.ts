@@ -93,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
           queued: status.queued,
           sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
           session: status.session,
+          inSight: r.isInSight(s),
         };
       },
     };
