@@ -190,6 +190,8 @@ export interface ReinsState {
   sent: { prompts: number; cancels: number };
   /** The session's mode, model, slash commands, title and usage. */
   session?: SessionView;
+  /** The conversation is on screen (its tab or the Reins view visible): Reins answers there, not in a notification. */
+  inSight: boolean;
 }
 
 /** What `reins.undoTurn` resolves with (turnUndo.ts). */

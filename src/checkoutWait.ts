@@ -2,7 +2,7 @@
 // in-window gate does, an unverified stop there refuses; a running turn there asks (or, with
 // `keep`, refuses). Another window's turn cannot be stopped from here, so the choice is to wait:
 // the prompt goes once that window lets go, unless a Stop here ends the wait.
-import { showWarningMessage } from './notify';
+import { askModal } from './notify';
 import type { WhenBusy } from './api';
 import type { LockHolder, LockVerdict } from './session/checkoutLock';
 
@@ -25,10 +25,7 @@ export async function takeCheckout(host: CheckoutWaitHost, whenBusy: WhenBusy): 
   const busy = `${other(verdict.holder)} is running a turn in this checkout. One turn runs in a checkout at a time.`;
   if (whenBusy === 'keep') return `${busy} Your prompt was not sent.`;
   // Queue: the prompt waits for a turn to end; the other window's is such a turn, no question asked.
-  const choice =
-    whenBusy === 'queue'
-      ? 'Wait and Send'
-      : await showWarningMessage(`${busy} Wait for it to finish and send your prompt then?`, { modal: true }, 'Wait and Send');
+  const choice = whenBusy === 'queue' ? 'Wait and Send' : await askModal(`${busy} Wait for it to finish and send your prompt then?`, {}, 'Wait and Send');
   if (choice !== 'Wait and Send') return `${busy} Your prompt was not sent.`;
   host.notice(`Waiting for ${other(verdict.holder)} to finish its turn; your prompt goes then. Stop cancels the wait.`);
   while (!verdict.open) {

@@ -1,7 +1,7 @@
 // activate/deactivate only: build the services, register them, own their disposal.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { showErrorMessage } from './notify';
+import { notification } from './notify';
 import { AgentRecords, endAgentsLeftBehind } from './acp/agentRecords';
 import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './auth/commands';
@@ -99,13 +99,15 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
           queued: status.queued,
           sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
           session: status.session,
+          inSight: r.isInSight(s),
         };
       },
     };
   } catch (error) {
     // VS Code would only say "activation failed"; say what failed, and where to look.
     logError(log, 'Reins failed to activate', error);
-    void showErrorMessage('Reins failed to activate.', 'Open Log').then((c) => c && log.show());
+    // No conversation can say it (answers.ts's rule: a notification).
+    void notification('error', 'Reins failed to activate.', ['Open Log']).then((c) => c && log.show());
     throw error;
   }
 }

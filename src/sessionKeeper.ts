@@ -6,7 +6,6 @@
 // `reins.loadSession` / `reins.listSessions` / `reins.deleteSession` are carried out here.
 // FolderSession owns one and calls it at the few places where a session starts or ends.
 import * as vscode from 'vscode';
-import { showWarningMessage } from './notify';
 import { describeExit } from './acp/agentProcess';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { AgentRuntime } from './session/agentRuntime';
@@ -17,7 +16,7 @@ import { newestFirst, type ListedSession } from './session/sessionList';
 import { SessionStore } from './session/sessionStore';
 import type { ReopenRequest, SessionOpened } from './session/sessionSwitch';
 import type { Transcript } from './session/transcript';
-import type { TranscriptEntry } from './shared/messages';
+import type { NoticeAction, NoticeLevel, TranscriptEntry } from './shared/messages';
 import { DisposableStore } from './util/disposable';
 import { firstLine } from './util/text';
 
@@ -30,6 +29,8 @@ export interface KeptFolder {
   readonly agentName: string;
   ensureAgent(): Promise<AgentRuntime | undefined>;
   restartAgent(): Promise<boolean>;
+  /** Tells the user: the notice, and a notification while the conversation is out of sight (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): void;
 }
 
 export class SessionKeeper implements vscode.Disposable {
@@ -251,16 +252,11 @@ export class SessionKeeper implements vscode.Disposable {
     }
     const text = `${rt.name} exited ${this.crashes.max + 1} times within ${this.crashes.windowMs / 60_000} minutes; Reins does not restart it again by itself.`;
     this.log.warn(text);
-    this.folder.transcript.notice('error', text, [
+    // Restart (the user's restart resets the budget: windowSessions.ts) or read the log.
+    this.folder.say('error', text, [
       { action: 'restartAgent', label: 'Restart' },
       { action: 'openLog', label: 'Open Log' },
     ]);
-    void showWarningMessage(`Reins: ${text}`, 'Restart', 'Open Log').then((choice) => {
-      if (choice === 'Restart') {
-        this.crashes.reset();
-        void this.folder.restartAgent();
-      } else if (choice === 'Open Log') this.log.show(true);
-    });
   }
 
   // ---- helpers ------------------------------------------------------------------------------

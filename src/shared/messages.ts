@@ -101,7 +101,25 @@ export type PanelAction =
   | 'signIn'
   | 'openSettings'
   | 'installAgent'
-  | 'copyInstall';
+  | 'copyInstall'
+  /** Manage Workspace Trust: an untrusted folder starts no agent. */
+  | 'manageTrust'
+  /** Open Folder: Reins needs one (a notification only: without a folder there is no panel). */
+  | 'openFolder';
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+
+/**
+ * A notice's button: the action the host runs, and its argument where the action takes one: the
+ * agent for installAgent / copyInstall (the folder's agent when absent), the sign-in method for
+ * signIn, the setting for openSettings. The host runs an action with an argument only if a notice
+ * of the conversation offers exactly that button.
+ */
+export interface NoticeAction {
+  action: PanelAction;
+  label: string;
+  arg?: string;
+}
 
 /**
  * Why a file the agent wrote deserves a look: writes need no approval, and these places change
@@ -210,9 +228,9 @@ export type TranscriptEntry =
   | {
       kind: 'notice';
       id: string;
-      level: 'info' | 'warning' | 'error';
+      level: NoticeLevel;
       text: string;
-      actions?: { action: PanelAction; label: string }[];
+      actions?: NoticeAction[];
     };
 
 /** A prompt given back to the input box, with the files the user had attached to it (their chips). */
@@ -255,7 +273,8 @@ export type WebviewToHost =
   | { type: 'removeQueued'; id: number }
   | { type: 'stop' } // the Stop button or Escape in the panel
   | { type: 'permission'; requestId: string; optionId: string }
-  | { type: 'action'; action: PanelAction }
+  /** A notice's or the header's button; `arg`: the notice action's (NoticeAction). */
+  | { type: 'action'; action: PanelAction; arg?: string }
   /** The draft or scroll position changed (as saved in the webview state): the host carries it when the conversation moves. */
   | { type: 'uiState'; draft: string; scroll?: CarriedState['scroll'] }
   /** Open Diff on a tool card: the card's `diffs[index]` in VS Code's diff editor. */

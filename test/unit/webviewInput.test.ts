@@ -30,6 +30,9 @@ const ACTIONS: PanelAction[] = [
   'openSettings',
   'installAgent',
   'copyInstall',
+  'undoTurn',
+  'manageTrust',
+  'openFolder',
 ];
 
 const str = fc.string({ unit: 'grapheme', maxLength: 60 });
@@ -44,7 +47,8 @@ const valid: fc.Arbitrary<WebviewToHost> = fc.oneof(
     { requiredKeys: ['type', 'text'] },
   ),
   fc.record({ type: fc.constant('permission' as const), requestId: str, optionId: str }),
-  fc.record({ type: fc.constant('action' as const), action: fc.constantFrom(...ACTIONS) }),
+  // `arg`: a notice button's argument (an agent, a sign-in method, a setting).
+  fc.record({ type: fc.constant('action' as const), action: fc.constantFrom(...ACTIONS), arg: str }, { requiredKeys: ['type', 'action'] }),
   fc.record(
     {
       type: fc.constant('uiState' as const),
@@ -152,6 +156,7 @@ describe('webview messages checked before use', () => {
       { type: 'permission', requestId: 'r'.repeat(MAX_SHORT + 1), optionId: 'o' },
       { type: 'searchFiles', requestId: 1, query: 'q'.repeat(MAX_SHORT + 1) },
       { type: 'openLocation', path: 'p'.repeat(MAX_SHORT + 1) },
+      { type: 'action', action: 'installAgent', arg: 'a'.repeat(MAX_SHORT + 1) },
       { type: 'openLink', href: `https://example.com/${'l'.repeat(MAX_SHORT)}` },
     ];
     for (const raw of oversize) {
