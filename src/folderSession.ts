@@ -11,7 +11,8 @@ import type { AgentRuntime, StopReport } from './session/agentRuntime';
 import type { FolderGate } from './session/folderGate';
 import type { CheckoutLocks } from './session/checkoutLock';
 import { WindowLock } from './session/windowLock';
-import { takeCheckout } from './checkoutWait';
+import { checkoutLine, takeCheckout } from './checkoutWait';
+import type { CheckoutLine } from './session/checkoutLineController';
 import { TurnUndo } from './turnUndo';
 import { deriveStatus } from './session/panelStatus';
 import type { PreparedLaunch } from './agents/launch';
@@ -64,6 +65,8 @@ export class FolderSession implements vscode.Disposable {
   private readonly windowLock: WindowLock | undefined;
   /** What the user is told: in this conversation while it is in sight, else a notification too (answers.ts). */
   private readonly answers: Answers;
+  /** Prompts waiting, in order, for another window's turn in the checkout (with the lock). */
+  private readonly line: CheckoutLine | undefined;
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -78,6 +81,14 @@ export class FolderSession implements vscode.Disposable {
     this.signIn = new SignIn(this, extension, log);
     this.keeper = new SessionKeeper(this, extension.workspaceState, log);
     this.windowLock = locks && new WindowLock(locks, folder.uri.fsPath, log);
+    this.line =
+      this.windowLock &&
+      checkoutLine(this.windowLock, {
+        runtime: () => this.runtime,
+        agentName: () => this.agentName,
+        giveBack: (text, why, files) => this.giveBack(text, why, files),
+        changed: () => this._onDidChange.fire(),
+      });
     this.undo = new TurnUndo({ folder, log, transcript: this.transcript, gate: () => this.undoGate(), say: (...a) => this.say(...a) });
     this.agent = new FolderAgent({
       folder,
@@ -155,6 +166,7 @@ export class FolderSession implements vscode.Disposable {
       agent: rt?.phase,
       turn,
       gate: this.gate.check(this.gatePath, rt),
+      line: this.line?.view,
       now: Date.now(),
       permissionPending: (rt?.pendingPermissions.length ?? 0) > 0,
     });
@@ -166,6 +178,7 @@ export class FolderSession implements vscode.Disposable {
       queued: rt?.waiting.list ?? [],
       canSteer: rt?.phase === 'ready' && rt.waiting.steerMethod !== undefined,
       whenBusy: whenBusySetting(),
+      checkoutWait: this.line?.view,
     };
   }
 
@@ -181,7 +194,8 @@ export class FolderSession implements vscode.Disposable {
       return { status: 'not-sent', reason: 'workspace not trusted' };
     }
     let rt = this.runtime;
-    if (rt && turnActive(rt.turn)) {
+    // Prompts wait for another window: this one goes after them (the checkout step below), not into this turn.
+    if (rt && turnActive(rt.turn) && !this.line?.view) {
       // This folder's agent is busy: queue, steer, stop and send, or keep (busyPrompt.ts).
       const running = rt;
       const settled = await promptWhileBusy(running, whenBusy, this.folder.name, text, files, {
@@ -225,22 +239,22 @@ export class FolderSession implements vscode.Disposable {
       this.giveBack(text, 'Stopped before the prompt was sent.', files);
       return { status: 'not-sent', reason: 'stopped before it was sent' };
     }
-    // One running turn per checkout across windows: the lock, taken (or waited for) now.
-    const lockRefusal =
-      this.windowLock &&
-      (await takeCheckout(
-        {
-          folderName: this.folder.name,
-          take: () => this.windowLock!.take(rt.name),
-          stopped: () => this.stopsRequested !== stopsBefore,
-          notice: (line) => this.transcript.notice('info', line),
-        },
-        whenBusy,
-      ));
-    if (lockRefusal) {
-      this.giveBack(text, lockRefusal, files);
-      return { status: 'not-sent', reason: lockRefusal };
+    // One running turn per checkout across windows: the lock, taken (or waited for in line) now.
+    const checkout = this.line && (await takeCheckout(this.line, whenBusy, text, files, (line) => this.transcript.notice('info', line)));
+    if (checkout && !checkout.go) {
+      if (!checkout.givenBack) this.giveBack(text, checkout.reason, files);
+      return { status: 'not-sent', reason: checkout.reason };
     }
+    try {
+      return await this.sendNow(rt, text, files);
+    } finally {
+      // The prompt that came through the line ended: the next one waiting may take the checkout.
+      if (checkout?.id !== undefined) this.line?.ended(checkout.id);
+    }
+  }
+
+  /** The checkout is this prompt's: the checkpoint, then the turn. */
+  private async sendNow(rt: AgentRuntime, text: string, files: string[] | undefined): Promise<SendResult> {
     // The checkpoint this turn's changes are measured from (Undo This Turn's Changes).
     await this.undo.beforePrompt();
     const flight = (this.inFlight = { text, files, ended: false });
@@ -271,7 +285,10 @@ export class FolderSession implements vscode.Disposable {
 
   async stop(cause: StopCause, budgetMs?: number): Promise<StopResult> {
     this.stopsRequested++;
+    // Prompts waiting for another window go back to the input box; the turn, if one runs, stops too.
+    const waited = this.line?.stop() ?? false;
     const rt = this.runtime;
+    if (waited && !(rt && turnActive(rt.turn))) return { ...nothingToStop(cause), evidence: 'the wait for another window ended' };
     if (!rt) return nothingToStop(cause);
     return stopCommand(rt, cause, budgetMs);
   }
@@ -378,6 +395,7 @@ export class FolderSession implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.line?.dispose();
     this.agent.dispose();
     this._onDidChange.dispose();
     this.input.dispose();

@@ -28,6 +28,14 @@ export class StatusBar implements vscode.Disposable {
     const item = this.item;
     item.backgroundColor = undefined;
     const inSight = session !== undefined && this.reins.isInSight(session);
+    const holder = status?.turn === 'idle' ? status.checkoutWait?.holder : undefined;
+    if (status && holder !== undefined && !inSight) {
+      // Out of sight, the only sign that a prompt waits for another window; a click ends the wait.
+      item.text = `$(watch) ${shown(status.agentName)}: waiting for ${shown(holder)}`;
+      item.tooltip = `Reins: your prompt waits for ${holder} in another window to finish its turn in this checkout. Click to stop waiting (the prompt goes back to the input box).`;
+      item.command = 'reins.stop';
+      return;
+    }
     switch (status?.turn) {
       case 'running':
       case 'sending':

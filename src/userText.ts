@@ -1,7 +1,8 @@
-// What the panel tells the user about stops, leftovers and exits: pure functions of the
+// What the panel tells the user about stops, leftovers, exits and prompts that waited for another window: pure functions of the
 // reports, so that the wording is tested without an editor.
 import type { StopReport } from './session/stopReport';
 import type { ReleaseWhy, StopCause } from './session/turnMachine';
+import type { DropCause, WaitingPrompt } from './session/checkoutLine';
 
 /** Why the stop happened, as a parenthesis after "Stopped" (nothing for the user's own Stop). */
 const CAUSE_TEXT: Record<StopCause, string> = {
@@ -90,4 +91,15 @@ export function releasedText(count: number, why: ReleaseWhy): string {
 export function quoteLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return `“${flat.length > 200 ? `${flat.slice(0, 200)}…` : flat}”`;
+}
+
+/** What the transcript says when waiting prompts go back to the input box. */
+export function droppedText(prompts: readonly WaitingPrompt[], cause: DropCause, holder: string | undefined): string {
+  const yours =
+    prompts.length === 1
+      ? 'your prompt was not sent; it is back in the input box'
+      : `your ${prompts.length} prompts were not sent; they are back in the input box, in the order you sent them`;
+  if (cause.kind === 'refused') return `${cause.why} Waiting ended: ${yours}.`;
+  const what = holder ? `Stopped waiting for ${holder} in another window` : 'Stopped waiting for the checkout';
+  return `${what}: ${yours}.`;
 }

@@ -1,7 +1,8 @@
 // The prompt box (`#prompt-input`) and its one button: Send (`#send`), which becomes Stop
 // (`#stop`) while a turn runs. Enter sends, Shift+Enter is a newline; while a turn runs, Enter
 // follows reins.whenBusy: queue, steer, stop and send, or (ask) the choice beside the box
-// (busyChoice.ts); the prompts queued show above it (queueList.ts). Up/Down at the start/end of
+// (busyChoice.ts); the prompts queued show above it (queueList.ts), and those waiting for another
+// window's turn in the checkout (checkoutWaitList.ts; Stop gives them back). Up/Down at the start/end of
 // the box walk earlier prompts; `@` attaches files.
 // The draft and the earlier prompts live in VS Code's webview state so hiding the panel loses
 // neither.
@@ -9,6 +10,7 @@ import type { BusyChoice, FileMatch, PanelStatus, WebviewToHost } from '../../sr
 import { createBusyChoice } from './busyChoice';
 import { enterAction, turnBusy } from './busyModel';
 import { createQueueList } from './queueList';
+import { createCheckoutWaitList } from './checkoutWaitList';
 import { el } from './dom';
 import { icon } from './icons';
 import { attachFileCompletion } from './fileCompletion';
@@ -68,8 +70,9 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
   const completion = attachSlashCompletion(input);
   const files = attachFileCompletion(input, post);
   const queue = createQueueList(post, () => input.focus());
+  const waitList = createCheckoutWaitList();
   const choice = createBusyChoice();
-  root.append(completion.el, files.listEl, queue.el, choice.el, box, files.chipsEl);
+  root.append(completion.el, files.listEl, waitList.el, queue.el, choice.el, box, files.chipsEl);
   const history = new PromptHistory(loadState().history);
 
   const autoGrow = (): void => {
@@ -185,6 +188,7 @@ export function createComposer(post: (message: WebviewToHost) => void, onSent: (
       if ((focused === stop && stop.hidden) || (focused === send && send.hidden)) input.focus();
       completion.setCommands(next.session?.commands ?? []);
       queue.update(next.queued);
+      waitList.update(next.checkoutWait);
       // The turn ended (or is stopping) while the choice showed: nothing to choose; the text stays, Enter sends it.
       if (choice.isOpen && !turnBusy(next)) {
         choice.close();

@@ -92,7 +92,8 @@ function start(): void {
   /** What the queue holds now, kept in the webview state with its host: a reload gives it back (lostQueue). */
   let seenTexts = JSON.stringify(loadState().seenQueue?.queued ?? []);
   function rememberQueue(next: PanelStatus): void {
-    const texts = next.queued.map((q) => q.text);
+    // Prompts waiting for another window are lost with the host too: they come back the same way.
+    const texts = [...(next.checkoutWait?.prompts ?? []), ...next.queued].map((q) => q.text);
     if (JSON.stringify(texts) === seenTexts) return;
     seenTexts = JSON.stringify(texts);
     saveState({ seenQueue: { host: loadState().seenQueue?.host, queued: texts } });

@@ -37,7 +37,8 @@ function phaseLine(status: PanelStatus): Omit<StatusLine, 'text'> {
   }
   switch (status.turn) {
     case 'idle':
-      return { label: 'Ready', tone: 'ok' };
+      // A prompt waiting for another window's turn in the checkout is not "Ready".
+      return status.checkoutWait ? { label: 'Waiting…', tone: 'busy' } : { label: 'Ready', tone: 'ok' };
     case 'sending':
       return { label: 'Sending…', tone: 'busy' };
     case 'running':
@@ -54,6 +55,7 @@ function phaseLine(status: PanelStatus): Omit<StatusLine, 'text'> {
  */
 export function busyText(status: PanelStatus): string | undefined {
   if (status.agent !== 'ready') return undefined;
+  if (status.turn === 'idle' && status.checkoutWait) return statusLine(status).text;
   if (status.turn !== 'sending' && status.turn !== 'running' && status.turn !== 'stopping') return undefined;
   return statusLine(status).text;
 }
@@ -85,6 +87,16 @@ export function composerState(status: PanelStatus | undefined): ComposerState {
       return { readOnly: true, placeholder: 'Trust this folder to start the agent', sendTitle: 'Send' };
     case 'ready':
       break;
+  }
+  // Waiting for another window: Enter puts the next prompt in line behind the waiting ones.
+  if (status.turn === 'idle' && status.checkoutWait) {
+    const holder = status.checkoutWait.holder;
+    const waiting = holder ? `Waiting for ${revealInvisibleText(holder)} in another window` : 'Waiting to send';
+    return {
+      readOnly: false,
+      placeholder: `${waiting} — Enter sends this after the waiting prompts, Esc gives them back`,
+      sendTitle: 'Send after the waiting prompts (Enter)',
+    };
   }
   // While a turn runs the box stays editable: Enter still posts, the host decides ("send now").
   if (status.turn === 'idle') {

@@ -3,6 +3,7 @@
 import type { PanelAgentPhase, PanelStatus, TurnPhase } from '../shared/messages';
 import type { RuntimePhase } from './agentRuntime';
 import type { GateVerdict } from './folderGate';
+import type { LineView } from './checkoutLine';
 import { turnActive, type TurnState } from './turnMachine';
 
 export interface StatusInputs {
@@ -14,6 +15,8 @@ export interface StatusInputs {
   agent: RuntimePhase | undefined;
   turn: TurnState;
   gate: GateVerdict;
+  /** Prompts waiting for another window's turn in the checkout (checkoutLine.ts); undefined: none. */
+  line?: LineView;
   now: number;
   /** A permission request of the running turn waits for the user's answer (the turn's held requests). */
   permissionPending?: boolean;
@@ -35,8 +38,8 @@ export function turnPhase(turn: TurnState): TurnPhase {
   return TURN_PHASE[turn.phase];
 }
 
-/** What the machine and the gate say; the folder session adds the session, the queue and the settings. */
-export type DerivedStatus = Omit<PanelStatus, 'session' | 'queued' | 'canSteer' | 'whenBusy'>;
+/** What the machine and the gate say; the folder session adds the session, the queue, the line and the settings. */
+export type DerivedStatus = Omit<PanelStatus, 'session' | 'queued' | 'canSteer' | 'whenBusy' | 'checkoutWait'>;
 
 export function deriveStatus(i: StatusInputs): DerivedStatus {
   const turn = turnPhase(i.turn);
@@ -57,13 +60,15 @@ export function deriveStatus(i: StatusInputs): DerivedStatus {
   } else if (turn === 'unverified') detail = 'Stop not confirmed: the agent may still be working. No new work starts in this folder until it is.';
   else if (turn === 'running') detail = permissionPending ? WAITING_FOR_YOU : 'Working…';
   else if (turn === 'sending') detail = 'The agent is finishing an earlier run; sending as soon as it is free…';
+  else if (i.line) detail = i.line.holder ? `Waiting for ${i.line.holder} in another window` : 'Waiting to send: the checkout is being handed over';
   else if (!i.gate.open) detail = `Another turn is running in ${i.folderName} (${i.gate.holder.name}).`;
   else if (agent === 'starting') detail = `Starting ${i.agentName}…`;
   else if (agent === 'failed') detail = `${i.agentName} failed to start.`;
   else if (agent === 'exited') detail = `${i.agentName} exited. Send a prompt to start it again.`;
   else detail = i.agent === undefined ? `Ready: ${i.agentName} starts with your first prompt.` : 'Ready';
 
-  const canStop = turnActive(i.turn);
+  // A prompt waiting for another window can be stopped too: Stop ends the wait and gives it back.
+  const canStop = turnActive(i.turn) || i.line !== undefined;
   // A running turn still accepts input: Enter then means "send now" (stop, confirm, send).
   const canSend = i.trusted && turn !== 'unverified' && turn !== 'stopping' && agent !== 'starting' && (i.gate.open || turn === 'running');
   return {

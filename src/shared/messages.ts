@@ -42,6 +42,14 @@ export interface PanelStatus {
   canSteer: boolean;
   /** reins.whenBusy: what Enter does while a turn runs (`ask`: the panel offers the choices). */
   whenBusy: PanelWhenBusy;
+  /** Prompts waiting, in the order they go, for another window's turn in this checkout; Stop gives them back. */
+  checkoutWait?: CheckoutWaitView;
+}
+
+/** `holder`: the other window's agent waited for (absent while the prompt before them is still going). */
+export interface CheckoutWaitView {
+  holder?: string;
+  prompts: QueuedView[];
 }
 
 /** The reins.whenBusy setting's values (api.ts's WHEN_BUSY_SETTING is this list). */

@@ -12,6 +12,11 @@
 // another turn, its extension host is killed (SIGKILL: no deactivate, the lock stays behind),
 // and B's next prompt goes straight through: the dead window's lock is taken over.
 //
+// While B's prompt waits, B shows it: the prompt's text above the input box, the status "Waiting
+// for alpha in another window", the Stop button. Stop (the button), Escape and "Reins: Stop Turn"
+// each end the wait and give the text back to the input box, and the agent gets nothing. Then,
+// over several rounds of A's turns, two prompts waiting in B reach B's agent in the order sent.
+//
 // Standalone: `node test/host/twoWindowSmoke.mjs` (needs dist/ built; npm run test:two-windows).
 // Screenshots in test-results/.
 //
@@ -30,6 +35,8 @@ const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
 const log = (m) => console.log(`[two-windows] ${m}`);
 const step = stepper(log);
+/** Rounds of two waiting prompts: the race they had went the wrong way in 4 runs of 5, so a few rounds catch it. */
+const ORDER_ROUNDS = Number(process.env.REINS_TWO_WINDOW_ROUNDS ?? 3);
 
 const entries = (record) =>
   existsSync(record)
@@ -39,18 +46,20 @@ const entries = (record) =>
         .map((l) => JSON.parse(l))
     : [];
 const prompts = (record) => entries(record).filter((e) => e.dir === 'in' && e.msg?.method === 'session/prompt');
+/** The text of a session/prompt the agent got. */
+const promptText = (entry) => (entry.msg.params?.prompt ?? []).map((b) => b.text ?? '').join('');
 /** The agent's answers to session/prompt (a result with a stopReason). */
 const promptAnswers = (record) => entries(record).filter((e) => e.dir === 'out' && e.msg?.result?.stopReason);
 
-/** A turn that runs until its permission is answered. */
-const WAITING_TURN = {
+/** A turn that runs until its permission is answered; each turn's tool call an id of its own. */
+const waitingTurn = (n) => ({
   steps: [
-    { tool: { id: 'edit-1', title: 'Edit notes.md', kind: 'edit', status: 'pending' } },
-    { permission: { toolCallId: 'edit-1', title: 'Edit notes.md' } },
-    { toolUpdate: { id: 'edit-1', status: 'completed' } },
+    { tool: { id: `edit-${n}`, title: 'Edit notes.md', kind: 'edit', status: 'pending' } },
+    { permission: { toolCallId: `edit-${n}`, title: 'Edit notes.md' } },
+    { toolUpdate: { id: `edit-${n}`, status: 'completed' } },
     { text: "Window A's turn is done." },
   ],
-};
+});
 
 /** Polls `probe` until it returns a value (a non-empty array, if an array; the deadline only ends a hang, it asserts no time). */
 async function until(what, probe, page, timeoutMs) {
@@ -115,7 +124,7 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
 
   const windows = {};
   for (const [name, folder, agent, scenario] of [
-    ['A', checkout, 'alpha', { prompts: [WAITING_TURN] }],
+    ['A', checkout, 'alpha', { prompts: Array.from({ length: ORDER_ROUNDS + 2 }, (_, i) => waitingTurn(i + 1)) }],
     ['B', sub, 'beta', { prompts: [{ steps: [{ text: "Window B's answer." }] }] }],
   ]) {
     const record = join(scratch, `${name}.jsonl`);
@@ -198,8 +207,94 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
     });
 
+    /** What B's panel shows now: the waiting prompts, the status line, the Stop button, the input box. */
+    const shownInB = () =>
+      B.frame.evaluate(() => ({
+        waiting: [...document.querySelectorAll('#checkout-wait:not([hidden]) .queued-text')].map((e) => e.textContent),
+        status: document.querySelector('#working:not([hidden])')?.textContent ?? '',
+        stop: !!document.querySelector('#stop:not([hidden])'),
+        input: document.querySelector('#prompt-input')?.value ?? '',
+      }));
+    /** B shows `texts` waiting for A, with the status and Stop, and an empty input box. */
+    const showsWaiting = async (texts, shot) => {
+      const want = JSON.stringify(texts);
+      const shown = await until(
+        `window B to show ${want} waiting`,
+        async () => {
+          const now = await shownInB();
+          return JSON.stringify(now.waiting) === want && now.stop && now.status.includes(`Waiting for ${A.agent} in another window`) && now;
+        },
+        B.page,
+        30_000,
+      ).catch(async (err) => {
+        throw new Error(`${err.message}; B shows ${JSON.stringify(await shownInB())}`);
+      });
+      if (shown.input.trim()) throw new Error(`the input box still holds "${shown.input}" while the prompt waits`);
+      if (shot) await B.page.screenshot({ path: join(resultsDir, shot) });
+    };
+    /** Enter on the text in B's box, "Wait and Send": it waits again. */
+    const waitAgain = async (text) => {
+      await B.frame.locator('#prompt-input').press('Enter');
+      await dialog.locator('.monaco-button', { hasText: 'Wait and Send' }).click({ timeout: timeoutMs });
+      await showsWaiting([text]);
+    };
+    /** The wait ended by `how`: the text back in the box, nothing waiting, no Stop, nothing sent to B's agent. */
+    const givenBack = async (how, text, shot) => {
+      await until(
+        `${how} to give "${text}" back`,
+        async () => {
+          const now = await shownInB();
+          return now.input === text && now.waiting.length === 0 && !now.stop;
+        },
+        B.page,
+        30_000,
+      ).catch(async (err) => {
+        throw new Error(`${err.message}; B shows ${JSON.stringify(await shownInB())}`);
+      });
+      if (prompts(B.record).length) throw new Error(`window B's agent got the prompt after ${how} ended the wait`);
+      if (shot) await B.page.screenshot({ path: join(resultsDir, shot) });
+    };
+
+    // Sabotage (panelStatus.ts: canStop without the line, so no Stop button), this printed:
+    //   FAILED: step "window B shows its prompt waiting: its text, the status, Stop" failed after
+    //   30.2 s: timed out after 30 s waiting for window B to show ["B: hello"] waiting; B shows
+    //   {"waiting":["B: hello"],"status":"Waiting for alpha in another window","stop":false,"input":""}
+    await step('window B shows its prompt waiting: its text, the status, Stop', () => showsWaiting(['B: hello'], 'two-windows-b-waiting.png'));
+
+    // Sabotage (FolderSession.stop not stopping the line), this printed:
+    //   FAILED: step "Stop (the button) ends the wait and gives the text back" failed after
+    //   30.3 s: timed out after 30 s waiting for the Stop button to give "B: hello" back; B shows
+    //   {"waiting":["B: hello"],"status":"Waiting for alpha in another window","stop":true,"input":""}
+    await step('Stop (the button) ends the wait and gives the text back', async () => {
+      await B.frame.locator('#stop').click();
+      await givenBack('the Stop button', 'B: hello', 'two-windows-b-stopped-wait.png');
+      if (!(await B.frame.locator('.entry.notice', { hasText: `Stopped waiting for ${A.agent} in another window` }).count()))
+        throw new Error('no notice says the wait was stopped');
+    });
+
+    await step('Escape ends the wait and gives the text back', async () => {
+      await waitAgain('B: hello');
+      await B.frame.locator('#prompt-input').press('Escape');
+      await givenBack('Escape', 'B: hello');
+    });
+
+    // Sabotage (commands.ts: reins.turnActive false while a prompt waits, as before), this printed:
+    //   FAILED: step "Reins: Stop Turn (the palette, then Ctrl+Alt+Escape) ends the wait and gives the text back" failed after
+    //   30.6 s: command "Reins: Stop Turn" not in the palette
+    await step('Reins: Stop Turn (the palette, then Ctrl+Alt+Escape) ends the wait and gives the text back', async () => {
+      await waitAgain('B: hello');
+      await runCommand(B.page, 'Reins: Stop Turn', 30_000).catch(() => {
+        throw new Error('command "Reins: Stop Turn" not in the palette');
+      });
+      await givenBack('Reins: Stop Turn', 'B: hello');
+      await waitAgain('B: hello');
+      await B.page.keyboard.press('Control+Alt+Escape');
+      await givenBack('Ctrl+Alt+Escape', 'B: hello');
+      await waitAgain('B: hello'); // waiting again for the next step: A's turn ends, then it goes
+    });
+
     // Sabotage (windowLock.ts releasing on the first state change, so at the prompt's start), this
-    // printed, two steps earlier: FAILED: step "window A: a turn that waits on its permission; A's
+    // printed, at that earlier step: FAILED: step "window A: a turn that waits on its permission; A's
     // extension host holds the lock" failed after 242.0 s: timed out after 240 s waiting for the lock file
     await step("A's turn ends; only then B's prompt goes", async () => {
       if (prompts(B.record).length) throw new Error("window B's agent got the prompt while A's turn ran");
@@ -212,12 +307,49 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       await until('the lock let go after B settled', async () => locks().length === 0, B.page, timeoutMs);
     });
 
+    // Sabotage (the line taken out: each waiting prompt looking at the lock by itself, as before),
+    // this printed: ORDER_SABOTAGE
+    for (let round = 1; round <= ORDER_ROUNDS; round++) {
+      await step(`round ${round} of ${ORDER_ROUNDS}: two prompts waiting in B go in the order sent`, async () => {
+        const [aBefore, bBefore] = [prompts(A.record).length, prompts(B.record).length];
+        await type(A, `A: round ${round}`);
+        await permission(A).waitFor({ timeout: timeoutMs });
+        await until('the lock held by A', async () => locks().some((l) => l.agent === A.agent), A.page, timeoutMs);
+        const [first, second] = [`B: first of round ${round}`, `B: second of round ${round}`];
+        await type(B, first);
+        await dialog.locator('.monaco-button', { hasText: 'Wait and Send' }).click({ timeout: timeoutMs });
+        await showsWaiting([first]);
+        // The second joins the line: no question (it was answered for the line), after the first.
+        await type(B, second);
+        await showsWaiting([first, second], round === 1 ? 'two-windows-b-two-waiting.png' : undefined);
+        if (prompts(B.record).length !== bBefore) throw new Error("window B's agent got a prompt while A's turn ran");
+        await permission(A).click();
+        const got = await until(
+          "both of B's prompts at its agent",
+          async () => {
+            const now = prompts(B.record).slice(bBefore);
+            return now.length >= 2 && now;
+          },
+          B.page,
+          timeoutMs,
+        );
+        const order = got.map(promptText);
+        if (JSON.stringify(order) !== JSON.stringify([first, second])) throw new Error(`B's agent got ${JSON.stringify(order)}, want [first, second]`);
+        if (prompts(A.record).length !== aBefore + 1) throw new Error(`A's agent got ${prompts(A.record).length - aBefore} prompts this round`);
+        await B.frame.locator('.entry.user', { hasText: second }).first().waitFor({ timeout: timeoutMs });
+        const refused = await B.frame.locator('.entry.notice', { hasText: 'already running' }).count();
+        if (refused) throw new Error('a waiting prompt was refused: "a turn is already running"');
+        await until('the lock let go after B settled', async () => locks().length === 0, B.page, timeoutMs);
+      });
+    }
+
     // Sabotage (checkoutLock.ts trusting every holder: liveOwner always true), this printed:
     //   FAILED: step "A's extension host killed mid-turn: B takes the dead window's lock over"
     //   failed after 3.8 s: window B asked about a dead window's turn: Cancel Wait and Send alpha …
     await step("A's extension host killed mid-turn: B takes the dead window's lock over", async () => {
+      const aBefore = prompts(A.record).length;
       await type(A, 'A: edit the notes again');
-      await until("A's second prompt at its agent", async () => prompts(A.record).length === 2, A.page, timeoutMs);
+      await until("A's next prompt at its agent", async () => prompts(A.record).length === aBefore + 1, A.page, timeoutMs);
       await until('the lock held by A again', async () => locks().some((l) => l.agent === A.agent && l.pid === A.hostPid), A.page, timeoutMs);
       process.kill(A.hostPid, 'SIGKILL');
       await until("A's extension host gone", async () => !existsSync(`/proc/${A.hostPid}`), A.page, timeoutMs);
