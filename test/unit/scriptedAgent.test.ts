@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { descendantsNow } from '../../src/acp/processTree';
 import {
   cancels,
   events,
@@ -278,6 +279,12 @@ describe('scripted agent', function () {
     const second = killer.prompt(s2, 'go');
     const entries = await waitForRecord(fx.record, (e) => events(e, 'tool-process-started').length === 1);
     const pid = firstEvent(entries, 'tool-process-started').pid as number;
+    // The record says the shell started, not that it has forked its command yet: on a loaded
+    // machine a cancel sent at once found the shell alone (pids [shell]). Cancel once the command
+    // runs below it, so that there is a tree to end.
+    // Without this wait, with a shell slow to start (a `sh` on PATH that pauses 0.3 s before
+    // exec-ing dash): AssertionError: the shell and the command it forked.
+    await waitFor('the shell to fork sleep 30', async () => (await descendantsNow(pid)).some((p) => p.command.includes('sleep 30')), 5000);
     killer.cancel(s2);
     assert.deepEqual((await second.response).result, { stopReason: 'cancelled' });
     const after = await waitForRecord(fx.record, (e) => events(e, 'tool-process-exited').length === 1);
