@@ -81,7 +81,7 @@ function findTests(dir) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       if (name !== 'fixtures' && name !== 'host' && name !== 'agents-cache') found.push(...findTests(path));
-    } else if (/\.(test|index|entry)\.ts$/.test(name) || name === 'index.ts') {
+    } else if (/\.(test|index|entry|hooks)\.ts$/.test(name) || name === 'index.ts') {
       found.push(path);
     }
   }

@@ -11,7 +11,7 @@
 import * as assert from 'node:assert/strict';
 import type { TurnResult } from '../../src/session/turnMachine';
 import type { MemoryLogger } from '../../src/util/logger';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 import { PLAIN_ANSWER } from './fakeModel';
 import { measured, model } from './harness';
 

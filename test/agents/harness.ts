@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentRuntime, defaultRuntimeSettings, type PendingPermission, type RuntimeSettings } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';
 import { LONG_COMMAND, startFakeModel, type FakeModel } from './fakeModel';
 

@@ -30,7 +30,7 @@ import {
   startAgent,
   useRealAgents,
 } from './harness';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
 
 /** Leftovers that are not the stopped turn's tool (`sleep 37` or a shell wrapper naming it):
  *  for claude the runtime's start-time scan also listed Claude Code's own cleanup,

@@ -14,7 +14,7 @@ import { prepareAgent, repoRoot } from './agents';
 import { PLAIN_ANSWER, startFakeModel, type FakeModel } from './fakeModel';
 import { claudeCodeOf, processesOf, sleepsOf } from './harness';
 import { RawAcp } from './rawAcp';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
 
 const short = (v: unknown) => JSON.stringify(v).slice(0, 400);
 

@@ -2,7 +2,7 @@
 // selects (text, stall or a tool call in whichever tool the agent offered), and the SSE helpers
 // every wire writer shares. fakeModel.ts routes a request to a reader and a writer (wire*.ts).
 import type * as http from 'node:http';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 /** PLAIN: short text. LONGCMD: shell `sleep 37`. EDIT: write hello.txt. SLOW: 40 chunks 250 ms
  *  apart. STALL: headers, then nothing until the client goes away. */

@@ -11,7 +11,7 @@ import { Transcript } from '../../src/session/transcript';
 import { silentLogger } from '../../src/util/logger';
 import { chunkTexts } from './data';
 import { fmtMs, fmtRate, fmtSpread, median, now, record } from './harness';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 export const repo = path.resolve(__dirname, '../../..');
 export const agentJs = path.join(repo, 'dist', 'scripted-agent.js');

@@ -16,7 +16,7 @@ import { ProtocolTracer } from '../../src/acp/trace';
 import { silentLogger } from '../../src/util/logger';
 import { clientMessages, cut, sourceFile, traffic } from './data';
 import { alternate, fmtSpread, gc, MB, median, record } from './harness';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 const READ_SIZE = 64 * 1024;
 

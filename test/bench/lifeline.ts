@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/util/logger';
 import { agentJs, repo } from './agents';
 import { chunkTexts } from './data';
 import { fmtMs, fmtRate, fmtSpread, median, now, record } from './harness';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 // Start: the agent's own start is ~100 ms of Node; the watchdog's fork/exec and its Node
 // starting on the other core may add a little. 1.5× or +30 ms, whichever is larger.

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { responseTo, sent } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, logText, resetReins, send, setting } from './support';
 import * as vscode from 'vscode';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 async function select(name: string): Promise<boolean> {
   return (await vscode.commands.executeCommand<boolean>('reins.selectAgent', name)) ?? false;

@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SendResult } from '../../src/api';
 import { events, promptOverlaps, received, type RecordEntry } from '../fixtures/scriptedAgent/records';
-import { alive, waitFor } from '../helpers';
+import { alive, waitFor } from '../support/helpers';
 import { allCells, type Cell, type Exit, key, matrixTable, representativeCells, REASONS, START_POINTS } from './faultCells';
 import { addAgent, api, collectStops, resetReins, send, setting, stop, type ScriptedAgent } from './support';
 

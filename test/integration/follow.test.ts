@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
 import { addAgent, resetReins, send, setting, useAgent } from './support';
 
 const LINE = 12;

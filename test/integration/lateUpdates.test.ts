@@ -4,7 +4,7 @@
 // transcript, labelled late; the next turn's answer is only its own.
 import * as assert from 'node:assert/strict';
 import type { TranscriptEntry } from '../../src/shared/messages';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 import { events } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, resetReins, send, stop, useAgent } from './support';
 

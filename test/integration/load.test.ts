@@ -30,7 +30,7 @@ import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { SendResult, StopResult } from '../../src/api';
 import { events, updates } from '../fixtures/scriptedAgent/records';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, sleep, waitFor } from '../support/helpers';
 import { addAgent, api, setting, type ScriptedAgent } from './support';
 
 /** The first turn's flood, streamed whole in every conversation at once. */

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { events, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, resetReins, send, setting, stop, useAgent } from './support';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, sleep, waitFor } from '../support/helpers';
 
 async function notices(): Promise<{ level: string; text: string; actions: string[] }[]> {
   const t = (await api()).state()!.transcript;

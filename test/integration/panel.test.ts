@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 describe('panel and prompt', () => {
   afterEach(resetReins);

@@ -12,7 +12,7 @@ import { events, received } from '../fixtures/scriptedAgent/records';
 import { modelOption, modeOption } from '../fixtures/configOptions';
 import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
 import { stubWindow } from './uiStubs';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 const setOption = (configId: unknown, value: unknown) => vscode.commands.executeCommand<SetConfigResult>('reins.setConfigOption', configId, value);
 const session = async () => (await api()).state()?.session;

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { ListedSession, LoadSessionResult } from '../../src/api';
 import { events, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, resetReins, send, setting, useAgent, type ScriptedAgent } from './support';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-it-sessions-'));
 let files = 0;

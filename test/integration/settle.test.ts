@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { StopReport } from '../../src/session/agentRuntime';
 import { cancels, events, promptOverlaps, received, responseTo, sent, type RecordEntry } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, collectStops, resetReins, send, setting, stop, useAgent, type ScriptedAgent } from './support';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, sleep, waitFor } from '../support/helpers';
 
 /** Short budget for the "never settles" cases; real default is 10 s. */
 const SETTLE_S = 1.5;

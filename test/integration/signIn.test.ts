@@ -13,7 +13,7 @@ import { sha256 } from '../../src/demoAgent/auth';
 import { events, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 const METHODS = [
   { id: 'key', name: 'API key', type: 'env_var', vars: [{ name: 'REINS_IT_KEY', label: 'Scripted API key' }] },

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ReinsApi, SendResult, StopResult, WhenBusy } from '../../src/api';
 import type { StopReport } from '../../src/session/agentRuntime';
 import { readRecord, type RecordEntry } from '../fixtures/scriptedAgent/records';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 export const EXTENSION_ID = 'reins-dev.reins';
 

@@ -12,7 +12,7 @@ import { listProcesses } from '../../src/acp/processTree';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { events } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, checkedLeftovers, logText, resetReins, send, setting, stop, useAgent } from './support';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 type Reply = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { reason?: string } } };
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { UndoResult } from '../../src/api';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 import { addAgent, api, resetReins, send, setting, stop, useAgent } from './support';
 import { stubWindow, type Stubbed } from './uiStubs';
 

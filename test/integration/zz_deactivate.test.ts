@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cancels, events, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, extensionPath, logText, send, setting, useAgent } from './support';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, sleep, waitFor } from '../support/helpers';
 
 /** The time a log line was written ("2026-12-01 00:38:29.472 [error] …", local time). */
 function loggedAt(line: string): number {

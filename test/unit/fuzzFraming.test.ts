@@ -8,8 +8,8 @@ import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
 import { NdjsonMessageReader } from '../../src/acp/framing';
 import type { TraceLevel } from '../../src/acp/trace';
-import { waitFor } from '../helpers';
-import { chunked, expected, mutatedFrame, pipeConnection, settle, SKIPPED } from './frameFuzz';
+import { waitFor } from '../support/helpers';
+import { chunked, expected, mutatedFrame, pipeConnection, settle, SKIPPED } from '../support/frameFuzz';
 
 const LEVELS: TraceLevel[] = ['off', 'messages', 'verbose'];
 
@@ -109,7 +109,7 @@ describe('fuzz: framing', function () {
         // Without the size limit (framing.ts's two tooLarge calls removed): "Property failed after
         // 1 tests … Caused by: Error: timed out after 5000 ms waiting for the connection to close".
         await waitFor('the connection to close', () => conn.isClosed, 5000);
-        exited.resolve({ code: null, signal: 'SIGTERM', stderrTail: [] });
+        exited.resolve({ code: null, signal: 'SIGTERM', stderrTail: [], at: Date.now() });
         const closed = await conn.closed;
         assert.equal(closed.cause, 'line-too-large');
         assert.match(closed.detail, /larger than 65536 bytes; the connection was closed/);

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { Message } from 'vscode-jsonrpc/node';
 import { boundedJson, ProtocolTracer } from '../../src/acp/trace';
 import { MemoryLogger } from '../../src/util/logger';
-import { deepJson, pipeConnection, settle } from './frameFuzz';
+import { deepJson, pipeConnection, settle } from '../support/frameFuzz';
 
 describe('protocol trace', () => {
   // Sabotage (the verbose payload back to shorten(JSON.stringify(…))): "RangeError: Maximum call

@@ -17,8 +17,8 @@ import {
   updates,
   waitForRecord,
 } from '../fixtures/scriptedAgent/records';
-import { alive, sleep, waitFor } from '../helpers';
-import { AgentFixture, hang, isUpdate, json, SCENARIOS } from './scriptedAgentHarness';
+import { alive, sleep, waitFor } from '../support/helpers';
+import { AgentFixture, hang, isUpdate, json, SCENARIOS } from '../support/scriptedAgentHarness';
 
 describe('scripted agent', function () {
   // Real processes and real delays (the demonstration turn alone takes about two seconds).

@@ -13,10 +13,10 @@ import { AgentProcess } from '../../src/acp/agentProcess';
 import { isRunning, startTimeOf } from '../../src/acp/processTree';
 import { silentLogger } from '../../src/util/logger';
 import { events, firstEvent, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
-const hostJs = path.join(__dirname, 'lifelineHost.entry.js');
+const hostJs = path.join(__dirname, '../support/lifelineHost.entry.js');
 const scenarios = path.join(repo, 'test', 'fixtures', 'scriptedAgent', 'scenarios');
 const outlivesHost = readFileSync(path.join(scenarios, 'outlives-host.json'), 'utf8');
 

@@ -12,7 +12,7 @@ import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import { feedTranscript } from '../../src/session/transcriptFeed';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { MemoryLogger } from '../../src/util/logger';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 const u = (update: object): SessionNotification => ({ sessionId: 's', update }) as SessionNotification;
 const chunk = (text: string, messageId?: string) =>

@@ -7,8 +7,8 @@ import { AgentRuntime } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { isAlive } from '../../src/acp/processTree';
 import { cancels, events, firstEvent, firstReceived, promptOverlaps, readRecord, received, responseTo, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep, waitFor } from '../helpers';
-import { live, start, shutdownStarted } from './runtimeHarness';
+import { sleep, waitFor } from '../support/helpers';
+import { live, start, shutdownStarted } from '../support/runtimeHarness';
 
 describe('runtime against the scripted agent', function () {
   this.timeout(20_000);

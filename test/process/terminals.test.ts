@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { TerminalHost, type TerminalView } from '../../src/acp/clientMethods/terminals';
 import { isRunning, listProcesses } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
-import { refusal } from './refusal';
-import { sleep, waitFor } from '../helpers';
+import { refusal } from '../support/refusal';
+import { sleep, waitFor } from '../support/helpers';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';

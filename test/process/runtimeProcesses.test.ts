@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { type StopReport } from '../../src/session/agentRuntime';
 import { isAlive, listProcesses } from '../../src/acp/processTree';
 import { events, firstEvent, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep, waitFor } from '../helpers';
-import { start, shutdownStarted } from './runtimeHarness';
+import { sleep, waitFor } from '../support/helpers';
+import { start, shutdownStarted } from '../support/runtimeHarness';
 
 describe('runtime and the processes around a turn', function () {
   this.timeout(20_000);

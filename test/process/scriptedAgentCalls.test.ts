@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { events, firstEvent, promptOverlaps, readRecord, sent, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep } from '../helpers';
-import { Agent, AgentFixture, hang, isUpdate, json, SCENARIOS } from './scriptedAgentHarness';
+import { sleep } from '../support/helpers';
+import { Agent, AgentFixture, hang, isUpdate, json, SCENARIOS } from '../support/scriptedAgentHarness';
 
 describe('scripted agent: calls, exits, files and the demo', function () {
   // Real processes and real delays (the demonstration turn alone takes about two seconds).
