@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { events, readRecord } from '../fixtures/scriptedAgent/records';
 import { api, extensionPath, logText, resetReins, send, setting } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
-import { sleep, waitFor } from '../support/helpers';
+import { nth, sleep, waitFor } from '../support/helpers';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'reins-it-agents-'));
 
@@ -100,7 +100,11 @@ describe('agents ready to pick (issue 9)', function () {
       /^goose is not installed: `goose` was not found on the extension host's PATH or through your login shell \(.+\)\. Install it with `curl -fsSL https:\/\/github\.com\/block\/goose\/releases\/download\/stable\/download_cli\.sh \| bash` \(https:\/\/block\.github\.io\/goose\/\), or set its command in reins\.agents\.$/,
     );
     assert.deepEqual(n!.actions, ['openSettings', 'installAgent', 'copyInstall']);
-    assert.deepEqual(shown(ui, 'showErrorMessage', /goose is not installed/)[0].slice(1), ['Open Settings', 'Run Install in Terminal', 'Copy Install Command']);
+    assert.deepEqual(nth(shown(ui, 'showErrorMessage', /goose is not installed/), 0, 'the error notifications shown').slice(1), [
+      'Open Settings',
+      'Run Install in Terminal',
+      'Copy Install Command',
+    ]);
     const result = await send('hello');
     assert.equal(result.status, 'failed');
     assert.match((result as { error: string }).error, /^goose is not installed/);

@@ -17,7 +17,7 @@ import {
   updates,
   waitForRecord,
 } from '../fixtures/scriptedAgent/records';
-import { alive, sleep, waitFor } from '../support/helpers';
+import { alive, nth, sleep, waitFor } from '../support/helpers';
 import { AgentFixture, hang, isUpdate, json, SCENARIOS } from '../support/scriptedAgentHarness';
 
 describe('scripted agent', function () {
@@ -65,7 +65,7 @@ describe('scripted agent', function () {
       times,
       'entries are in time order',
     );
-    assert.ok(Math.abs(times[0] - Date.now()) < 10_000, 't is wall-clock milliseconds');
+    assert.ok(Math.abs(nth(times, 0, 'times') - Date.now()) < 10_000, 't is wall-clock milliseconds');
     assert.ok(events(entries, 'turn-answered').some((e) => e.requestId === id && e.stopReason === 'end_turn'));
   });
 
@@ -229,7 +229,7 @@ describe('scripted agent', function () {
     );
     assert.equal(agent.text(), 'Before the garbage. After the garbage.');
     const entries = readRecord(fx.record);
-    assert.deepEqual(received(entries)[0].msg, { raw: 'this is not json' });
+    assert.deepEqual(nth(received(entries), 0, 'received(entries)').msg, { raw: 'this is not json' });
     assert.equal(events(entries, 'unparsable-line').length, 1);
     assert.ok(sent(entries).some((w) => w.msg.raw === 'WARN: this line is not JSON'));
   });

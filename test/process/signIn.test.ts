@@ -10,6 +10,7 @@ import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/sess
 import { MemoryLogger } from '../../src/util/logger';
 import { sha256 } from '../../src/demoAgent/auth';
 import { firstEvent, firstReceived, readRecord, received } from '../fixtures/scriptedAgent/records';
+import { nth } from '../support/helpers';
 
 const agentJs = path.resolve(__dirname, '../../../dist/scripted-agent.js');
 
@@ -67,7 +68,7 @@ describe('sign-in methods', () => {
     const text = signInNeededText('gemini', parseAuthMethods(METHODS));
     assert.equal(text, 'gemini needs you to sign in. Methods: API key (SCRIPTED_KEY, SCRIPTED_ORG); Log in (in a terminal); Browser.');
     assert.match(signInNeededText('x', []), /offers no sign-in method Reins can use/);
-    assert.equal(describeMethod(parseAuthMethods(METHODS)[1]), 'Log in (in a terminal)');
+    assert.equal(describeMethod(nth(parseAuthMethods(METHODS), 1, 'parseAuthMethods(METHODS)')), 'Log in (in a terminal)');
     assert.ok(isAuthRequired({ code: AUTH_REQUIRED }) && !isAuthRequired({ code: -32603 }) && !isAuthRequired(undefined));
   });
 });

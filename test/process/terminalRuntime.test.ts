@@ -11,7 +11,7 @@ import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../.
 import { MemoryLogger } from '../../src/util/logger';
 import { events, firstReceived, readRecord, waitForRecord } from '../fixtures/scriptedAgent/records';
 import { parseScenario } from '../../src/demoAgent/scenario';
-import { waitFor } from '../support/helpers';
+import { nth, waitFor } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -95,12 +95,12 @@ describe('terminals through the runtime (scripted agent)', function () {
         'terminal/release',
       ],
     );
-    assert.match(String(r[0].result?.terminalId), /^term-\d+$/);
-    assert.deepEqual(r[1].result, { exitCode: 2, signal: null });
-    assert.deepEqual(r[2].result, { output: 'one\ntwo\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
-    assert.deepEqual(r[5].result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
-    assert.equal(r[7].error?.data?.reason, 'unknown-terminal');
-    assert.match(r[7].error?.message ?? '', /was released by the agent/);
+    assert.match(String(nth(r, 0, 'the answered calls').result?.terminalId), /^term-\d+$/);
+    assert.deepEqual(nth(r, 1, 'the answered calls').result, { exitCode: 2, signal: null });
+    assert.deepEqual(nth(r, 2, 'the answered calls').result, { output: 'one\ntwo\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
+    assert.deepEqual(nth(r, 5, 'the answered calls').result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
+    assert.equal(nth(r, 7, 'the answered calls').error?.data?.reason, 'unknown-terminal');
+    assert.match(nth(r, 7, 'the answered calls').error?.message ?? '', /was released by the agent/);
     assert.deepEqual(await sleeping('sleep 35.1'), []);
   });
 
