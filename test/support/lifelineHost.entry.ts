@@ -1,4 +1,4 @@
-// A stand-in extension host for lifeline.test.ts: it starts one scripted agent through
+// A stand-in extension host for test/process/lifeline.test.ts: it starts one scripted agent through
 // AgentProcess with the lifeline configured as extension.ts configures it, drives it into a
 // turn (raw ACP lines: initialize, session/new, session/prompt), prints what it started as
 // JSON lines on stdout, then obeys lines on stdin:
