@@ -3,6 +3,7 @@
 // real process (the scripted agent, a shell, git, ps) belongs in test/process/, so that the unit
 // tests stay a loop of seconds that no load on the machine can make flaky.
 import childProcess from 'node:child_process';
+import { syncBuiltinESMExports } from 'node:module';
 
 const STARTERS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'] as const;
 
@@ -19,6 +20,8 @@ for (const name of STARTERS) {
     throw new Error(`a unit test starts no process (${name}: ${command}); move the test to test/process/`);
   };
 }
+// The same for ES modules that import child_process by name.
+syncBuiltinESMExports();
 
 export const mochaHooks: Mocha.RootHookObject = {
   beforeEach() {
