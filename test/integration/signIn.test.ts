@@ -13,7 +13,7 @@ import { sha256 } from '../../src/demoAgent/auth';
 import { events, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 import type { NoticeAction } from '../../src/shared/messages';
 
 const METHODS = [
@@ -96,7 +96,7 @@ describe('sign-in (issue 9)', function () {
     await waitFor('the agent to start signed in', () => lastEnv(agent.entries())?.present === true, 20_000);
     await waitFor('the agent to be ready', async () => (await api()).state()?.agentPhase === 'ready' && (await api()).state()?.agent === agent.name);
     assert.equal(lastEnv(agent.entries())?.sha256, sha256(secret), 'the value the user typed');
-    const box = ui.calls.showInputBox[0][0] as vscode.InputBoxOptions;
+    const box = nth(nth(ui.calls.showInputBox ?? [], 0, 'the input boxes shown'), 0, 'the input box options') as vscode.InputBoxOptions;
     assert.equal(box.password, true, 'a secret is typed into a password box');
     assert.equal(box.placeHolder, 'REINS_IT_KEY');
     assert.deepEqual(await send('hello'), { status: 'completed', stopReason: 'end_turn' });
@@ -134,7 +134,7 @@ describe('sign-in (issue 9)', function () {
     assert.equal(await vscode.commands.executeCommand('reins.signIn', 'key'), false, 'a sign-in is already open');
     answer(undefined); // Escape
     assert.equal(await first, false);
-    assert.equal(ui.calls.showInputBox.length, 1, `${ui.calls.showInputBox.length} !== 1`);
+    assert.equal((ui.calls.showInputBox ?? []).length, 1, `${(ui.calls.showInputBox ?? []).length} !== 1`);
     assert.deepEqual(await vscode.commands.executeCommand('reins.signOut', agent.name), [], 'nothing was stored');
     assert.equal(events(agent.entries(), 'auth-state').length, 1, 'no restart');
   });

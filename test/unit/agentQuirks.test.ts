@@ -29,7 +29,7 @@ describe('agent quirks: the one table', () => {
   });
 
   it('names, for every row, scenarios that exist and that a test drives', () => {
-    const tests = ['test/unit', 'test/integration']
+    const tests = ['test/unit', 'test/process', 'test/integration']
       .flatMap((dir) => fs.readdirSync(path.join(root, dir)).map((f) => path.join(root, dir, f)))
       .filter((f) => f.endsWith('.test.ts'))
       .map((f) => fs.readFileSync(f, 'utf8'));

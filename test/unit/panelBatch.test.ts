@@ -6,6 +6,7 @@ import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { BATCH_MS, Outbox } from '../../src/panel/outbox';
 import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
+import { nth } from '../support/helpers';
 
 const chunk = (text: string): SessionNotification => ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 
@@ -114,7 +115,7 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     const emitted: TranscriptOp[] = [];
     transcript.onOp((op) => emitted.push(op));
     for (const text of CHUNKS.slice(0, 2)) transcript.apply(chunk(text));
-    const first = emitted[0];
+    const first = nth(emitted, 0, 'emitted');
     assert.ok(first.type === 'upsert' && first.entry.kind === 'agent');
     assert.equal(first.entry.markdown, CHUNKS[0]);
     assert.ok(Object.isFrozen(first.entry), 'emitted entries are frozen');

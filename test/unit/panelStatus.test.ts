@@ -4,13 +4,13 @@ import { deriveStatus, WAITING_FOR_YOU, type StatusInputs } from '../../src/sess
 import type { TurnState } from '../../src/session/turnMachine';
 
 const stop = { turnId: 1, cause: 'user' as const, requestedAt: 0, firstCancelAt: 1000, cancelsSent: 1 };
-const turns: Record<string, TurnState> = {
+const turns = {
   idle: { phase: 'idle' },
   waiting: { phase: 'waiting', turnId: 1, attempt: 1, retryDeadline: 0 },
   running: { phase: 'running', turnId: 1, attempt: 0 },
   stopping: { phase: 'stopping', turnId: 1, stop },
   unverified: { phase: 'unverified', turnId: 1, stop },
-};
+} satisfies Record<string, TurnState>;
 
 function status(turn: keyof typeof turns, over: Partial<StatusInputs> = {}) {
   return deriveStatus({

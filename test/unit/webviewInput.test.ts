@@ -14,6 +14,7 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { checkWebviewMessage, MAX_FILES, MAX_SHORT, MAX_TEXT } from '../../src/panel/webviewInput';
 import type { PanelAction, WebviewToHost } from '../../src/shared/messages';
+import { nth } from '../support/helpers';
 
 const ACTIONS: PanelAction[] = [
   'openLog',
@@ -102,7 +103,7 @@ describe('webview messages checked before use', () => {
         fc.context(),
         (m, pickField, pickValue, ctx) => {
           const fields = Object.keys(m).filter((k) => k !== 'type');
-          const field = fields[pickField % fields.length];
+          const field = nth(fields, pickField % fields.length, 'fields');
           const wrong = wrongFor((m as unknown as Record<string, unknown>)[field]);
           const bad = wrong[pickValue % wrong.length];
           const broken = { ...m, [field]: bad };

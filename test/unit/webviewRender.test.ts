@@ -24,7 +24,7 @@ function status(over: Partial<PanelStatus> = {}): PanelStatus {
 
 /** Every href the HTML carries, in order. */
 function hrefs(html: string): string[] {
-  return [...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((m) => m[1]);
+  return [...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].flatMap((m) => m[1] ?? []);
 }
 
 describe('webview markdown', () => {

@@ -10,7 +10,7 @@ import { prepareLaunch } from '../../src/agents/launch';
 import { agentItem, availabilityText, DEMO_LABEL, pickerItems } from '../../src/agents/pickerItems';
 import { PRESETS, presetFor, presetNamed } from '../../src/agents/presets';
 import { MemoryLogger } from '../../src/util/logger';
-import { nth } from '../helpers';
+import { nth } from '../support/helpers';
 
 function binDir(names: string[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'reins-presets-'));

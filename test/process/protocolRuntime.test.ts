@@ -12,7 +12,7 @@ import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/sess
 import { MemoryLogger } from '../../src/util/logger';
 import { firstEvent, firstReceived, readRecord, received } from '../fixtures/scriptedAgent/records';
 import { modelOption } from '../fixtures/configOptions';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
