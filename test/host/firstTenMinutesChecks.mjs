@@ -49,7 +49,7 @@ export async function describeScreen(page, frame) {
   const aux = page.locator('.part.auxiliarybar');
   if (!(await aux.isVisible().catch(() => false))) lines.push('the secondary side bar: not shown');
   else {
-    const title = await texts(aux.locator('.composite.title .title-label').filter({ visible: true }));
+    const title = await texts(aux.locator('.composite.title').filter({ visible: true }));
     const welcome = await texts(aux.locator('.welcome-view-content').filter({ visible: true }));
     const webview = await aux
       .evaluate((a) => {

@@ -216,6 +216,9 @@ export async function runFirstTenMinutesSmoke({ extensionDevelopmentPath = repo 
 async function walk({ page, aux, step, folder, server, extensionDevelopmentPath, setFrame, frame }) {
   const welcome = (label) => aux.locator('.welcome-view-content .monaco-button', { hasText: label }).filter({ visible: true }).first();
 
+  // Without the fix (main at ed66f64), this printed: the Reins view showed no welcome (no Choose an
+  // Agent) within 60 s of the workbench being drawn, with nothing clicked; the secondary side bar:
+  // "Reins", an empty body.
   await step(
     'the first screen: the Reins view shows its welcome, Choose an Agent and Try the Demo, with no click',
     async () => {
@@ -252,6 +255,8 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
   );
 
   const beforeTurn = folderFiles(folder);
+  // Without the fix (main at ed66f64), this printed: while the permission waited for the user, the
+  // panel said "Working……" (not that it waits for you); the busy line read "Working……".
   const demoChanged = await step("a full turn: the answer, the permission in the edit's card allowed by a click, the turn ends", async (id) => {
     const f = frame();
     const problems = await fullTurn(f, 'hello, demo', 'the first turn');
@@ -261,6 +266,12 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     return changedFiles(beforeTurn, folderFiles(folder));
   });
 
+  // Without the fix (main at ed66f64), this printed: the demo's turn, its edit allowed, changed no
+  // file in demo-workspace: Undo had nothing to bring back; Undo's result was not told in the panel
+  // (no notice in the conversation); the notification centre holds "Reins: nothing to undo: there
+  // is no checkpoint of the last prompt (git --literal-pathspecs add -A --ignore-errors --
+  // .vscode-test/…/demo-workspace: The following paths are igno…", "A git repository was found in
+  // the parent folders of the workspace…".
   await step("Undo This Turn's Changes: the file the demo edited comes back, and the panel says so", async () => {
     const f = frame();
     const notices = f.locator('.entry.notice');
@@ -309,6 +320,8 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     if (problems.length) throw new Error(problems.join('; '));
   });
 
+  // Without the fix (main at ed66f64), this printed: during the turn the busy line read "Working……";
+  // after the confirmed stop the plan still spins ("Plan 0 of 4 done Read README.md (in progress) …").
   await step('Stop during a slow turn: the notice says the agent confirmed; never beside "Stopping…"; the plan stops', async () => {
     const f = frame();
     const confirmed = f.locator('.entry.notice', { hasText: 'the agent confirmed' });
@@ -362,6 +375,8 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     if (problems.length) throw new Error(problems.join('; '));
   });
 
+  // Without the fix (main at ed66f64), this printed: the turn after Restart Agent: no permission
+  // appeared in the edit's card after the prompt within 60 s; its busy line: "Working……", Stop shown.
   await step('Restart Agent, then another full turn: its permission in its own card', async () => {
     const f = frame();
     const restarting = f.locator('.entry.notice', { hasText: /restart/i });
@@ -373,6 +388,9 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     if (problems.length) throw new Error(problems.join('; '));
   });
 
+  // Without the fix (main at ed66f64), this printed: choosing goose (not installed) was answered
+  // nowhere in the panel; the notification centre holds "Reins: goose is not installed. Install it
+  // with: curl -fsSL … | bash".
   await step('Select Agent…: the picker lists the demo; another agent is answered in the panel; back to the demo', async (id) => {
     const f = frame();
     const picker = page.locator('.quick-input-widget').filter({ visible: true });
@@ -487,6 +505,10 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
   }
 
   for (const width of [240, 400]) {
+    // Without the fix (main at ed66f64), this printed: at 240 px: span.agent-name "demo" and
+    // span.badge.demo-badge "DEMO" overlap by 9×11 px; span.icon.codicon.codicon-chevron-down
+    // "" and span.badge.demo-badge "DEMO" overlap by 12×11 px; span.agent-note "demonstration:
+    // scripted agent, no model" is cut and no tooltip holds its whole text.
     await step(`the view at ${width} px: nothing in the header overlaps, cut text ends in an ellipsis with its tooltip`, async (id) => {
       const f = frame();
       await resizeView(page, aux, width);
