@@ -162,6 +162,8 @@ async function fullTurn(frame, prompt, what) {
     permissionInLatestCard(frame),
     `${what}: no permission appeared in the edit's card after the prompt within ${WAIT / 1000} s (the demo asks for one in every turn)`,
   );
+  // The card and the line that says whose move it is may come a message apart: the line is given a moment.
+  await frame.waitForFunction(() => !/^\s*Working/i.test(document.querySelector('#working')?.innerText ?? ''), null, { timeout: 10_000 }).catch(() => {});
   const busy = await shownText(frame, '#working');
   if (/^Working/i.test(busy)) problems.push(`while the permission waited for the user, the panel said "${busy}" (not that it waits for you)`);
   if (DOUBLE_ELLIPSIS.test(busy)) problems.push(`the busy line read "${busy}"`);
