@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { events, readRecord } from '../fixtures/scriptedAgent/records';
 import { api, extensionPath, logText, resetReins, send, setting } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
-import { nth, sleep, waitFor } from '../support/helpers';
+import { sleep, waitFor } from '../support/helpers';
 import type { NoticeAction } from '../../src/shared/messages';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'reins-it-agents-'));

@@ -13,7 +13,7 @@ import type { LoadSessionResult, SendResult } from '../../src/api';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { events } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, extensionPath, logText, resetReins, send, useAgent, type ScriptedAgent } from './support';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 
 type Permission = Extract<TranscriptEntry, { kind: 'permission' }>;
 type Tool = Extract<TranscriptEntry, { kind: 'tool' }>;
@@ -67,7 +67,7 @@ async function turnWithPermission(prompt: string): Promise<{ entries: Transcript
   const entries = await transcript();
   const card = entries.find((e): e is Tool => e.id === ask!.toolCallId && e.kind === 'tool')!;
   assert.equal(card.status, 'completed', 'its own card completed');
-  return { entries, user: asked[user].id, card };
+  return { entries, user: nth(asked, user, 'the transcript').id, card };
 }
 
 /** The first turn is as it was: its cards and its answered permission, untouched by the second. */

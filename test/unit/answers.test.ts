@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { answerRoute, Answers, type Notify } from '../../src/answers';
 import { Transcript } from '../../src/session/transcript';
 import type { NoticeAction, NoticeLevel } from '../../src/shared/messages';
+import { nth } from '../support/helpers';
 
 /** Answers over a real transcript; `sight` says whether the conversation is on screen; notifications are recorded and answered `click`. */
 function harness(sight: { inSight: boolean }, click?: string, conversation = true) {
@@ -67,7 +68,7 @@ describe('answers: the conversation while in sight, a notification out of sight'
       },
     ]);
     assert.equal(h.notices().length, 1, 'the notice is in the transcript too');
-    assert.equal(h.notices()[0].text, 'goose is not installed: `goose` was not found.\nstderr: more', 'the notice keeps every line');
+    assert.equal(nth(h.notices(), 0, 'the notices').text, 'goose is not installed: `goose` was not found.\nstderr: more', 'the notice keeps every line');
     assert.deepEqual(h.acted, [actions[2]], 'the clicked button runs its action, argument and all');
   });
 

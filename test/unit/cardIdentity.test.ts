@@ -8,6 +8,7 @@ import { Permissions, type PendingPermission } from '../../src/session/permissio
 import { TerminalCards } from '../../src/session/terminalCards';
 import { Transcript } from '../../src/session/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
+import { nth } from '../support/helpers';
 
 type Tool = Extract<TranscriptEntry, { kind: 'tool' }>;
 type Permission = Extract<TranscriptEntry, { kind: 'permission' }>;
@@ -48,14 +49,15 @@ describe('card identity: one session of one agent process', () => {
       ['Read (first)', 'Edit (first)', 'Read (second)', 'Edit (second)'],
     );
     assert.deepEqual(t.entries.slice(0, before.length), before, 'nothing from before changed');
-    const [, , read2, edit2] = tools(t);
+    const read2 = nth(tools(t), 2, 'the cards');
+    const edit2 = nth(tools(t), 3, 'the cards');
     assert.equal(edit2.status, 'pending');
     assert.notEqual(read2.id, 'demo-read-1');
     // The new permission names the new card, which the panel shows it in.
     assert.equal(permissions(t).at(-1)!.toolCallId, edit2.id);
     // Its updates reach only its card.
     t.apply(finish('sess-1', 'demo-edit-1'), undefined, second);
-    assert.equal(tools(t)[3].status, 'completed');
+    assert.equal(nth(tools(t), 3, 'the cards').status, 'completed');
     assert.equal(t.cardId('sess-1', 'demo-edit-1', second), edit2.id);
     assert.equal(t.cardId('sess-1', 'demo-edit-1', first), 'demo-edit-1');
   });
@@ -71,8 +73,8 @@ describe('card identity: one session of one agent process', () => {
       tools(t).map((c) => c.title),
       ['Read (first)', 'Edit (first)', 'Read (loaded)', 'Edit (loaded)'],
     );
-    assert.equal(permissions(t)[0].toolCallId, 'demo-edit-1');
-    assert.equal(permissions(t)[1].toolCallId, tools(t)[3].id);
+    assert.equal(nth(permissions(t), 0, 'the permissions').toolCallId, 'demo-edit-1');
+    assert.equal(nth(permissions(t), 1, 'the permissions').toolCallId, nth(tools(t), 3, 'the cards').id);
   });
 
   it('within one session of one process, an id names the same card (announced twice, updated)', () => {
@@ -108,7 +110,7 @@ describe('card identity: one session of one agent process', () => {
     assert.equal(t.entries.length, 0);
     assert.equal(t.permission(ask('perm-9', 's', 'x', 'Run it', [{ optionId: 'y' } as never])), 'one of its answers has no id or no name');
     t.notice('info', 'hello'); // n1
-    const taken = t.entries[0].id;
+    const taken = nth(t.entries, 0, 'the entries').id;
     assert.match(t.permission(ask(taken, 's', 'x', 'Run it')) ?? '', /is taken by another entry/);
     assert.deepEqual(
       t.entries.map((e) => e.kind),
@@ -168,7 +170,8 @@ describe('card identity: one session of one agent process', () => {
     const two = new TerminalCards(sink(second));
     embed(second, two);
     two.output({ terminalId: 'term-1', text: 'second run\n', truncated: false });
-    const [old, fresh] = tools(t);
+    const old = nth(tools(t), 0, 'the cards');
+    const fresh = nth(tools(t), 1, 'the cards');
     assert.equal(old.terminal?.text, 'first run\n');
     assert.deepEqual(fresh.terminal, { text: 'second run\n', truncated: false });
   });

@@ -255,7 +255,7 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     outbox.post(status('stopping'));
     soon.runDue();
     assert.equal(raw.length, 1, 'a lone message goes as itself');
-    assert.equal(raw[0].type, 'status');
+    assert.equal(nth(raw, 0, 'the raw messages').type, 'status');
     raw.length = 0;
     clock += 2 * BATCH_MS; // the stop confirmed a while later
     const notice: HostToWebview = { type: 'upsert', entry: { kind: 'notice', id: 'n1', level: 'info', text: 'Stopped — the agent confirmed in 12 ms' } };

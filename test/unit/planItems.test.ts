@@ -8,6 +8,7 @@ import { restorable } from '../../src/session/savedTranscript';
 import { Transcript } from '../../src/session/transcript';
 import type { PlanItem, TranscriptEntry } from '../../src/shared/messages';
 import { planProgress } from '../../media/webview/statusModel';
+import { nth } from '../support/helpers';
 
 const item = (status: PlanItem['status'], content = status): PlanItem => ({ content, status });
 const plan = (...statuses: ('pending' | 'in_progress' | 'completed')[]): SessionNotification => ({
@@ -28,7 +29,7 @@ describe('plan items after their turn ended', () => {
   ];
   for (const [before, after] of rows) {
     it(`${before} → ${after}`, () => {
-      assert.equal(stopUnfinished([item(before)])[0].status, after, before);
+      assert.equal(nth(stopUnfinished([item(before)]), 0, 'the items').status, after, before);
     });
   }
 
@@ -84,7 +85,7 @@ describe('plan items after their turn ended', () => {
     transcript.apply(plan('in_progress'));
     const plans = transcript.entries.filter((e) => e.kind === 'plan');
     assert.deepEqual(
-      plans.map((p) => p.kind === 'plan' && p.items[0].status),
+      plans.map((p) => p.kind === 'plan' && nth(p.items, 0, 'the items').status),
       ['completed', 'in_progress'],
     );
   });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { toSendResult, toStopResult } from '../../src/api';
 import type { StopReport } from '../../src/session/stopReport';
 import { endLeftoversLabel, exitCleanupText, leftoverHead, stopCauseText, stopNotice } from '../../src/userText';
+import { nth } from '../support/helpers';
 
 const T = 1_000_000;
 function report(extra: Partial<StopReport>): StopReport {
@@ -31,7 +32,7 @@ describe('user text: stops', () => {
     const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as {
       contributes: { walkthroughs: { steps: { id: string; description: string }[] }[] };
     };
-    const step = manifest.contributes.walkthroughs[0].steps.find((s) => s.id === 'stop')!;
+    const step = nth(manifest.contributes.walkthroughs, 0, 'the walkthroughs').steps.find((s) => s.id === 'stop')!;
     const notice = stopNotice(report({ outcome: 'aborted', settledAt: T + 8 }), 'ws')!.text;
     assert.ok(step.description.includes(`"${notice}."`), `the walkthrough's Stop step quotes the panel: "${notice}"`);
   });
