@@ -4,7 +4,7 @@
 //   node scripts/esbuild.mjs --watch       rebuild dist/ on change
 //   node scripts/esbuild.mjs --tests       dist/ plus every test entry point into out/
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -81,7 +81,7 @@ function findTests(dir) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       if (name !== 'fixtures' && name !== 'host' && name !== 'agents-cache') found.push(...findTests(path));
-    } else if (/\.(test|index|entry)\.ts$/.test(name) || name === 'index.ts') {
+    } else if (/\.(test|index|entry|hooks)\.ts$/.test(name) || name === 'index.ts') {
       found.push(path);
     }
   }
@@ -127,4 +127,21 @@ if (watch) {
   console.log('[esbuild] watching…');
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  if (tests) removeStaleTests();
+}
+
+/**
+ * Deletes what out/test holds of a test file that no longer exists (moved or deleted): mocha's
+ * specs are globs over out/, so an old bundle would still run, from its old folder.
+ */
+function removeStaleTests() {
+  const built = new Set(findTests('test').map((p) => join('out', relative('.', p).replace(/\.ts$/, '.js'))));
+  const walk = (dir) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.js') && !built.has(path)) rmSync(path);
+    }
+  };
+  walk(join('out', 'test'));
 }

@@ -2,8 +2,7 @@
 // introduction, a turn's end, a stop, tool processes left behind, an exit, a replacement refused;
 // and the choices offered with those notices. The folder session wires one agent's events here
 // (folderSession.ts); the stop and leftover wording is pure, in userText.ts.
-import * as vscode from 'vscode';
-import { showErrorMessage, showWarningMessage } from './notify';
+import type * as vscode from 'vscode';
 import { describeExit } from './acp/agentProcess';
 import { AUTH_REQUIRED } from './auth/methods';
 import type { SignIn } from './auth/signIn';
@@ -14,17 +13,19 @@ import type { TurnResult } from './session/turnMachine';
 import { DisposableStore } from './util/disposable';
 import { endLeftoversLabel, exitCleanupText, leftoverHead, outOfStepText, quoteLine, releasedText, stopNotice } from './userText';
 import { joinGivenBack } from './shared/givenBack';
+import type { NoticeAction, NoticeLevel } from './shared/messages';
 
 /** What the notices act through: the folder session's transcript, input box and commands. */
 export interface NoticeHost {
   readonly transcript: Transcript;
   readonly folderName: string;
   readonly signIn: SignIn;
+  /** Tells the user: the notice, and a notification while the conversation is out of sight (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): void;
   /** Text that did not reach a turn goes back to the input box (`why`: a warning first), with `files` when given. */
   giveBack(text: string, why?: string, files?: string[]): void;
   outOfStepRecovery(rt: AgentRuntime): OutOfStepRecovery;
   restartAgent(): void;
-  endLeftovers(): void;
 }
 
 /** Notice buttons that act on one agent process. */
@@ -40,15 +41,10 @@ export function retireAgentActions(transcript: Transcript): void {
 }
 
 /** An unconfirmed stop keeps the folder closed: the user checks again or force stops. */
-export async function offerUnverifiedChoices(rt: AgentRuntime, folderName: string): Promise<void> {
-  const choice = await showWarningMessage(
-    `Reins: ${rt.name} did not confirm that it stopped. No new work starts in ${folderName} until it does.`,
-    'Check Again',
-    'Force Stop',
-  );
-  if (choice === 'Check Again') await rt.checkAgain();
-  else if (choice === 'Force Stop') await rt.forceStop();
-}
+export const UNVERIFIED_ACTIONS: NoticeAction[] = [
+  { action: 'checkAgain', label: 'Check Again' },
+  { action: 'forceStop', label: 'Force Stop' },
+];
 
 /** Says what `rt`'s turns, stops, leftovers and exits mean, for as long as it is wired. */
 export function noticeAgentEvents(rt: AgentRuntime, host: NoticeHost): vscode.Disposable {
@@ -56,7 +52,7 @@ export function noticeAgentEvents(rt: AgentRuntime, host: NoticeHost): vscode.Di
   d.add(
     rt.onTurnEnded(({ text, result }) => (result.kind === 'completed' && result.outOfStep ? onOutOfStep(rt, host, text) : onTurnEnded(rt, host, text, result))),
   );
-  d.add(rt.onStop((report) => onStop(rt, host, report)));
+  d.add(rt.onStop((report) => onStop(host, report)));
   // Queued prompts the running turn did not end by itself for: all of them back, in order, as one text.
   d.add(rt.waiting.onReleased(({ texts, files, why }) => host.giveBack(joinGivenBack(texts), releasedText(texts.length, why), files)));
   d.add(rt.waiting.onSteered(({ text }) => host.transcript.notice('info', `Steered into the running turn: ${quoteLine(text)}`)));
@@ -117,18 +113,15 @@ function onTurnEnded(rt: AgentRuntime, host: NoticeHost, text: string, result: T
   }
 }
 
-function onStop(rt: AgentRuntime, host: NoticeHost, r: StopReport): void {
+function onStop(host: NoticeHost, r: StopReport): void {
   const notice = stopNotice(r, host.folderName);
   if (!notice) return; // nothing was in flight: nothing to say
   if (r.outcome !== 'abort-unverified') {
     host.transcript.notice(notice.level, notice.text);
     return;
   }
-  host.transcript.notice(notice.level, notice.text, [
-    { action: 'checkAgain', label: 'Check Again' },
-    { action: 'forceStop', label: 'Force Stop' },
-  ]);
-  void offerUnverifiedChoices(rt, host.folderName);
+  // The folder stays closed until the user acts: told where they look, with the way out.
+  host.say(notice.level, notice.text, UNVERIFIED_ACTIONS);
 }
 
 function onLeftovers(host: NoticeHost, r: StopReport): void {
@@ -143,9 +136,8 @@ function onLeftovers(host: NoticeHost, r: StopReport): void {
   if (r.leftoverAction === 'ended') host.transcript.notice('info', `${head} — ended.`);
   else if (r.leftoverAction === 'left') host.transcript.notice('info', `${head} — left running (the reins.leftoverProcesses setting).`);
   else {
-    const end = endLeftoversLabel(r);
-    host.transcript.notice('warning', head, [{ action: 'endLeftovers', label: end }]);
-    void showWarningMessage(`Reins: ${head}`, end, 'Leave Running').then((c) => c === end && host.endLeftovers());
+    // Left running, they go on using the machine: the user decides (dismissing leaves them).
+    host.say('warning', head, [{ action: 'endLeftovers', label: endLeftoversLabel(r) }]);
   }
 }
 
@@ -158,13 +150,12 @@ export function noticeDemoIntro(transcript: Transcript): void {
   );
 }
 
-/** The agent could not start (not for sign-in, which offers its methods): said in the panel and once as an error. */
-export function noticeStartFailure(agentName: string, message: string, transcript: Transcript, log: vscode.LogOutputChannel): void {
-  transcript.notice('error', `${agentName} could not start: ${message}`, [
+/** The agent could not start (not for sign-in, which offers its methods): said with the log and Try Again. */
+export function noticeStartFailure(agentName: string, message: string, say: NoticeHost['say']): void {
+  say('error', `${agentName} could not start: ${message}`, [
     { action: 'openLog', label: 'Open Log' },
     { action: 'restartAgent', label: 'Try Again' },
   ]);
-  void showErrorMessage(`Reins: ${agentName} could not start. ${message.split('\n')[0]}`, 'Open Log').then((c) => c && log.show(true));
 }
 
 /** A new session or agent was refused because the running turn's stop is unconfirmed. */

@@ -166,6 +166,12 @@ export interface ReinsApi {
   onDidFindLeftovers: vscode.Event<StopReport>;
   /** What VS Code calls to restore a Reins panel after a window reload (panel/panelSerializer.ts); tests call it with a panel of their own. */
   revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
+  /**
+   * What a permission request's option button in the panel does: answer request `requestId` (a
+   * permission entry's id in `state().transcript`) with `optionId`. False: no such request waits
+   * in that folder's agent (answered, cancelled, or another agent's).
+   */
+  answerPermission(requestId: string, optionId: string, folder?: vscode.Uri): boolean;
 }
 
 export interface ReinsState {
@@ -184,6 +190,8 @@ export interface ReinsState {
   sent: { prompts: number; cancels: number };
   /** The session's mode, model, slash commands, title and usage. */
   session?: SessionView;
+  /** The conversation is on screen (its tab or the Reins view visible): Reins answers there, not in a notification. */
+  inSight: boolean;
 }
 
 /** What `reins.undoTurn` resolves with (turnUndo.ts). */

@@ -3,7 +3,7 @@
 // kept, queued behind the turn, steered into it, or the turn stopped through the one routine
 // (Stop and Send) so that the prompt goes on to be sent by the folder session (folderSession.ts),
 // through the folder's gate like any other.
-import { showWarningMessage } from './notify';
+import { askModal } from './notify';
 import type { AgentRuntime } from './session/agentRuntime';
 import type { TurnResult } from './session/turnMachine';
 import type { BusyNote, SendResult, WhenBusy } from './api';
@@ -15,10 +15,9 @@ type BusyChoice = Exclude<WhenBusy, 'ask'>;
 async function chooseWhenBusy(whenBusy: WhenBusy, rt: AgentRuntime, folderName: string): Promise<BusyChoice> {
   if (whenBusy !== 'ask') return whenBusy;
   const steer = rt.waiting.steerMethod ? ['Steer'] : [];
-  const choice = await showWarningMessage(
+  const choice = await askModal(
     `${rt.name} is running a turn in ${folderName}.`,
     {
-      modal: true,
       detail: `Queue: send it when the turn ends by itself.${steer.length ? ' Steer: add it to the running turn without stopping it.' : ''} Stop and Send: stop the turn, then send it.`,
     },
     'Queue',

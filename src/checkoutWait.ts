@@ -3,7 +3,7 @@
 // `keep`, refuses). Another window's turn cannot be stopped from here, so the choice is to wait:
 // the prompt joins the folder's line (session/checkoutLine.ts) and goes, in the order it was
 // sent, once that window lets go, unless a Stop here ends the wait and gives it back.
-import { showWarningMessage } from './notify';
+import { askModal } from './notify';
 import type { WhenBusy } from './api';
 import type { LockHolder } from './session/checkoutLock';
 import { CheckoutLine, type LineOutcome } from './session/checkoutLineController';
@@ -42,10 +42,7 @@ export async function takeCheckout(
   const busy = `${other(verdict.holder)} is running a turn in this checkout. One turn runs in a checkout at a time.`;
   if (whenBusy === 'keep') return refuse(`${busy} Your prompt was not sent.`);
   // Queue: the prompt waits for a turn to end; the other window's is such a turn, no question asked.
-  const choice =
-    whenBusy === 'queue'
-      ? 'Wait and Send'
-      : await showWarningMessage(`${busy} Wait for it to finish and send your prompt then?`, { modal: true }, 'Wait and Send');
+  const choice = whenBusy === 'queue' ? 'Wait and Send' : await askModal(`${busy} Wait for it to finish and send your prompt then?`, {}, 'Wait and Send');
   if (choice !== 'Wait and Send') return refuse(`${busy} Your prompt was not sent.`);
   if (!line.mustJoin) notice(`Waiting for ${other(verdict.holder)} to finish its turn; your prompt goes then. Stop ends the wait and gives it back.`);
   return fromLine(await line.join(text, files, verdict.holder.agent));

@@ -80,7 +80,7 @@ export function registerCommands(reins: WindowSessions): vscode.Disposable[] {
       let chosen = typeof name === 'string' ? name : undefined;
       if (chosen === undefined) {
         // Presets (installed or not), configured agents and the ACP Registry: agents/picker.ts.
-        chosen = await pickAgent(s.agentName, reins.log);
+        chosen = await pickAgent(s.agentName, reins.log, (...a) => s.say(...a));
         if (chosen === undefined) return false;
       }
       await reins.firstRun.agentChosen();

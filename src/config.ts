@@ -1,7 +1,7 @@
 // Typed settings: the agents, their quirks, and the limits of the turn controller.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { findAgent } from './agents/catalog';
+import { DEMO_AGENT, findAgent } from './agents/catalog';
 import type { FileLimits } from './acp/clientMethods/fs';
 import type { TraceLevel } from './acp/trace';
 import type { QuirkSettings } from './session/quirks';
@@ -21,8 +21,7 @@ export interface ResolvedAgent {
   demo: boolean;
 }
 
-/** The name under which the demonstration agent is always available. */
-export const DEMO_AGENT = 'demo';
+export { DEMO_AGENT } from './agents/catalog';
 
 function section() {
   return vscode.workspace.getConfiguration('reins');

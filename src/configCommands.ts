@@ -3,7 +3,6 @@
 // panel header (Set Mode…, Select Model…, Set Option…). The state and the checks are in
 // session/sessionConfig.ts; the requests in session/sessionControls.ts.
 import * as vscode from 'vscode';
-import { showErrorMessage, showInformationMessage } from './notify';
 import type { FolderSession } from './folderSession';
 import type { WindowSessions } from './windowSessions';
 import type { AgentRuntime } from './session/agentRuntime';
@@ -42,13 +41,13 @@ export function registerConfigCommands(reins: WindowSessions): vscode.Disposable
     const s = sessionFor(reins, folder);
     const rt = await readyRuntime(s);
     if ('error' in rt) {
-      void showErrorMessage(`Reins: ${rt.error}.`);
+      reins.say(s, 'error', `${capital(rt.error)}.`);
       return { status: 'failed', error: rt.error };
     }
     const config = rt.sessionConfig;
     const choices = config?.choices(configId) ?? [];
     if (choices.length === 0) {
-      void showInformationMessage(`Reins: ${rt.name} offers no ${what} choice.`);
+      reins.say(s, 'info', `${rt.name} offers no ${what} choice.`);
       return { status: 'failed', error: `${rt.name} offers no ${what} choice` };
     }
     const option = config?.resolve(configId);
@@ -59,7 +58,7 @@ export function registerConfigCommands(reins: WindowSessions): vscode.Disposable
       matchOnDetail: true,
     });
     if (!picked || picked.choice === undefined) return undefined;
-    return report(rt, await rt.setConfigOption(option?.id ?? configId, picked.choice.value));
+    return report(reins, s, rt, await rt.setConfigOption(option?.id ?? configId, picked.choice.value));
   };
 
   return [
@@ -78,16 +77,17 @@ async function pickOption(
   pick: (configId: string, what: string, folder?: unknown) => Promise<SetConfigResult | undefined>,
   folder?: unknown,
 ): Promise<SetConfigResult | undefined> {
-  const rt = await readyRuntime(sessionFor(reins, folder));
+  const s = sessionFor(reins, folder);
+  const rt = await readyRuntime(s);
   if ('error' in rt) {
-    void showErrorMessage(`Reins: ${rt.error}.`);
+    reins.say(s, 'error', `${capital(rt.error)}.`);
     return { status: 'failed', error: rt.error };
   }
   const options = (rt.sessionConfig?.summaries() ?? []).filter((o) => o.settable);
   // Agents with only the older modes still have one option: the mode.
   if (options.length === 0 && rt.sessionConfig?.hasModes) return pick('mode', 'mode', folder);
   if (options.length === 0) {
-    void showInformationMessage(`Reins: ${rt.name} offers no session options.`);
+    reins.say(s, 'info', `${rt.name} offers no session options.`);
     return { status: 'failed', error: `${rt.name} offers no session options` };
   }
   const chosen = await vscode.window.showQuickPick(
@@ -111,10 +111,15 @@ function toItems(choices: ConfigChoice[]): ChoiceItem[] {
   return items;
 }
 
-/** A failure from the picker is shown; the command's caller gets the result either way. */
-function report(rt: AgentRuntime, result: SetConfigResult): SetConfigResult {
-  if (result.status === 'failed') void showErrorMessage(`Reins: ${rt.name} did not change the option: ${result.error}`);
+/** A failure from the picker is said; the command's caller gets the result either way. */
+function report(reins: WindowSessions, s: FolderSession | undefined, rt: AgentRuntime, result: SetConfigResult): SetConfigResult {
+  if (result.status === 'failed') reins.say(s, 'error', `${rt.name} did not change the option: ${result.error}`);
   return result;
+}
+
+/** "no workspace folder is open" as a sentence. */
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 export type { SetValue };

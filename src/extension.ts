@@ -1,7 +1,7 @@
 // activate/deactivate only: build the services, register them, own their disposal.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { showErrorMessage } from './notify';
+import { notification } from './notify';
 import { AgentRecords, endAgentsLeftBehind } from './acp/agentRecords';
 import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './auth/commands';
@@ -69,14 +69,20 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
         }
       }
     });
+    const sessionOf = (folder: vscode.Uri | undefined) => {
+      const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
+      return wf ? r.session(wf) : r.activeSession();
+    };
     return {
       logUri: context.logUri,
       onDidStop: onDidStop.event,
       onDidFindLeftovers: onDidFindLeftovers.event,
       revivePanel: (panel, state) => revivePanel(created, panel, state),
+      answerPermission(requestId, optionId, folder) {
+        return sessionOf(folder)?.runtime?.respondPermission(requestId, optionId) ?? false;
+      },
       state(folder) {
-        const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
-        const s = wf ? r.session(wf) : r.activeSession();
+        const s = sessionOf(folder);
         if (!s) return undefined;
         const status = s.status();
         return {
@@ -93,13 +99,15 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
           queued: status.queued,
           sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
           session: status.session,
+          inSight: r.isInSight(s),
         };
       },
     };
   } catch (error) {
     // VS Code would only say "activation failed"; say what failed, and where to look.
     logError(log, 'Reins failed to activate', error);
-    void showErrorMessage('Reins failed to activate.', 'Open Log').then((c) => c && log.show());
+    // No conversation can say it (answers.ts's rule: a notification).
+    void notification('error', 'Reins failed to activate.', ['Open Log']).then((c) => c && log.show());
     throw error;
   }
 }

@@ -13,6 +13,14 @@ export const WELCOME_VIEW_ID = 'reins.welcome';
 const FIRST_RUN_KEY = 'reins.firstRun';
 const CHOSEN = 'reins.firstRun.agentChosen';
 const STOP_EXPLAINED = 'reins.firstRun.stopExplained';
+const WELCOME_SHOWN = 'reins.firstRun.welcomeShown';
+/** The walkthrough (package.json contributes.walkthroughs), as VS Code names it. */
+export const WALKTHROUGH_ID = 'reins-dev.reins#reins.firstRun';
+/**
+ * The welcome's "Get Started with Reins" link. Not a palette command (VS Code's "Welcome: Open
+ * Walkthrough…" is): an activation event of its own in package.json.
+ */
+export const OPEN_WALKTHROUGH = 'reins.firstRun.openWalkthrough';
 /** The README section the one line links to. */
 export const STOP_README_URL = 'https://github.com/reins-dev/reins#what-reins-does-on-stop';
 
@@ -40,6 +48,18 @@ export class FirstRun {
     this._onDidChange.fire();
   }
 
+  /**
+   * Once per user, while there is no agent: the welcome brought into view. The secondary side
+   * bar opens on VS Code's default container there (Chat, empty when its AI features are off),
+   * so a new user would see at most a "Reins" tab; once shown, VS Code restores the Reins
+   * container itself in later windows of the folder.
+   */
+  takeWelcomeReveal(): boolean {
+    if (!this.needsAgent || this.state.get<boolean>(WELCOME_SHOWN, false)) return false;
+    void this.state.update(WELCOME_SHOWN, true);
+    return true;
+  }
+
   /** Once per user: a real agent started here for the first time. */
   takeStopExplanation(): boolean {
     if (this.state.get<boolean>(STOP_EXPLAINED, false)) return false;
@@ -54,6 +74,10 @@ export class FirstRun {
 
 export function registerFirstRun(reins: WindowSessions, firstRun: FirstRun): vscode.Disposable[] {
   firstRun.update();
+  // Activated at startup (onStartupFinished) for this: a new user's first window shows the welcome unasked.
+  if (vscode.workspace.workspaceFolders?.length && firstRun.takeWelcomeReveal()) {
+    void vscode.commands.executeCommand(`${WELCOME_VIEW_ID}.focus`);
+  }
   const explained = new WeakSet<object>();
   return [
     vscode.window.registerTreeDataProvider<never>(WELCOME_VIEW_ID, { getChildren: () => [], getTreeItem: (e) => e }),
@@ -67,10 +91,18 @@ export function registerFirstRun(reins: WindowSessions, firstRun: FirstRun): vsc
       reins.openPanel(s.folder);
       return s.agentName === DEMO_AGENT ? (await s.ensureAgent()) !== undefined : s.replaceAgent(DEMO_AGENT, 'switch');
     }),
+    // VS Code hides every walkthrough step's picture while its editor is 950 px wide or less: at
+    // 1400 px with the Explorer and the Reins view open it is about 730 px, so a new user saw none.
+    // The primary side bar makes room (Ctrl+B brings it back); the Reins view stays beside the
+    // walkthrough, where its buttons (Try the Demo, Choose an Agent) act.
+    vscode.commands.registerCommand(OPEN_WALKTHROUGH, async () => {
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
+      await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
+    }),
     vscode.commands.registerCommand('reins.chooseAgent', async () => {
       const s = reins.session();
       if (!s) return false;
-      const chosen = await pickAgent(s.agentName, reins.log);
+      const chosen = await pickAgent(s.agentName, reins.log, (...a) => s.say(...a));
       if (chosen === undefined) return false;
       // Kept as the default, so that the next window starts it too: no settings written by hand.
       if (chosen !== DEMO_AGENT) await vscode.workspace.getConfiguration('reins').update('defaultAgent', chosen, vscode.ConfigurationTarget.Global);

@@ -23,6 +23,7 @@ import type { Transcript } from './session/transcript';
 import { feedTranscript } from './session/transcriptFeed';
 import type { SessionKeeper } from './sessionKeeper';
 import { DisposableStore } from './util/disposable';
+import type { NoticeAction, NoticeLevel } from './shared/messages';
 import { noticeAgentEvents, noticeDemoIntro, noticeStartFailure, retireAgentActions } from './agentNotices';
 
 /** What the agent needs of the folder session it belongs to. */
@@ -45,7 +46,8 @@ export interface FolderAgentHost {
   /** A turn that ended gives its text back (with its files when it is the prompt in flight). */
   giveBack(text: string, why?: string, files?: string[]): void;
   restart(): void;
-  endLeftovers(): void;
+  /** Tells the user: the notice, and a notification while the conversation is out of sight (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): void;
 }
 
 export class FolderAgent implements vscode.Disposable {
@@ -95,7 +97,7 @@ export class FolderAgent implements vscode.Disposable {
     const prepared = await this.prepareLaunch();
     if (!prepared.ok) {
       // Found nowhere: say so with the install hint, before anything is spawned.
-      this.startProblem = reportNotInstalled(agent.name, prepared, this.host.transcript);
+      this.startProblem = reportNotInstalled(agent.name, prepared, (...a) => this.host.say(...a));
       this.host.changed();
       return undefined;
     }
@@ -109,7 +111,7 @@ export class FolderAgent implements vscode.Disposable {
       trace: traceLevel,
       maxLineBytes: maxLineBytes(),
       clientInfo: { name: 'reins', version: extensionVersion(this.host.extension.extension) },
-      mcpServers: () => mcpServersSetting(this.host.log),
+      mcpServers: () => mcpServersSetting(this.host.log, (...a) => this.host.say(...a)),
       reopen: this.host.keeper.reopenFor(agent.name),
       // A queued prompt gets the checkpoint a typed one gets in FolderSession.send.
       beforeQueuedTurn: () => this.host.undo.beforePrompt(),
@@ -134,7 +136,7 @@ export class FolderAgent implements vscode.Disposable {
       }
       const message = error instanceof StartError ? error.message : String(error);
       this.startProblem = `${agent.name} could not start: ${message.split('\n')[0]}`;
-      noticeStartFailure(agent.name, message, this.host.transcript, this.host.log);
+      noticeStartFailure(agent.name, message, (...a) => this.host.say(...a));
       return undefined;
     } finally {
       this.host.changed();
@@ -165,11 +167,11 @@ export class FolderAgent implements vscode.Disposable {
         transcript: this.host.transcript,
         folderName: this.host.folder.name,
         signIn: this.host.signIn,
+        say: (...a) => this.host.say(...a),
         // The turn that ended is the prompt in flight: its files go back with it.
         giveBack: (text, why) => this.host.giveBack(text, why),
         outOfStepRecovery: (agent) => this.outOfStepRecovery(agent),
         restartAgent: () => this.host.restart(),
-        endLeftovers: () => this.host.endLeftovers(),
       }),
     );
     // Offered first after a stop (after its notice): what the stopped turn changed, and the way back.

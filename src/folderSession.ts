@@ -3,7 +3,8 @@
 // (send now, replace, remove), the runtime decides *how* (the one routine); how an agent is
 // started and tied to the editor is folderAgent.ts's.
 import * as vscode from 'vscode';
-import { showErrorMessage } from './notify';
+import { notification } from './notify';
+import { Answers } from './answers';
 import { DEMO_AGENT, resolveAgent, whenBusySetting } from './config';
 import { FolderAgent } from './folderAgent';
 import type { AgentRuntime, StopReport } from './session/agentRuntime';
@@ -21,15 +22,23 @@ import { Transcript } from './session/transcript';
 import { SessionKeeper } from './sessionKeeper';
 import { turnActive, type StopCause, type TurnResult } from './session/turnMachine';
 import { promptWhileBusy } from './busyPrompt';
-import type { PanelStatus } from './shared/messages';
+import type { NoticeAction, NoticeLevel, PanelStatus } from './shared/messages';
 import { InputReturn } from './inputReturn';
 import { fileMatch } from './panel/fileSearch';
-import { gateClosedText, stopForPrompt, warnUntrusted } from './promptRefusal';
+import { gateClosedText, stopForPrompt, UNTRUSTED_TEXT } from './promptRefusal';
 import { nothingToStop, stopCommand, toSendResult, toStopResult, type SendResult, type StopResult, type UndoResult, type WhenBusy } from './api';
 import { outOfStepText } from './userText';
-import { noticeNotReplaced, offerUnverifiedChoices } from './agentNotices';
+import { noticeNotReplaced, UNVERIFIED_ACTIONS } from './agentNotices';
 
 export type { SendResult, StopResult, WhenBusy } from './api';
+
+/** What the window tells a folder's conversation about where it is shown (windowSessions.ts). */
+export interface ConversationSight {
+  /** Its editor tab or the Reins view is visible now. */
+  inSight(): boolean;
+  /** A notice's (or a notification's) button: the same action the panel's button runs. */
+  act(action: NoticeAction): void;
+}
 
 export class FolderSession implements vscode.Disposable {
   readonly transcript = new Transcript();
@@ -54,6 +63,8 @@ export class FolderSession implements vscode.Disposable {
   private readonly undo: TurnUndo;
   /** The checkout's lock across windows (session/checkoutLock.ts), when the window has one. */
   private readonly windowLock: WindowLock | undefined;
+  /** What the user is told: in this conversation while it is in sight, else a notification too (answers.ts). */
+  private readonly answers: Answers;
   /** Prompts waiting, in order, for another window's turn in the checkout (with the lock). */
   private readonly line: CheckoutLine | undefined;
 
@@ -63,8 +74,10 @@ export class FolderSession implements vscode.Disposable {
     /** The Reins log (the panel logs what it refuses from the webview here). */
     readonly log: vscode.LogOutputChannel,
     private readonly gate: FolderGate<AgentRuntime>,
-    locks?: CheckoutLocks,
+    locks: CheckoutLocks | undefined,
+    sight: ConversationSight,
   ) {
+    this.answers = new Answers({ transcript: this.transcript, inSight: () => sight.inSight(), notify: notification, act: (a) => sight.act(a) });
     this.signIn = new SignIn(this, extension, log);
     this.keeper = new SessionKeeper(this, extension.workspaceState, log);
     this.windowLock = locks && new WindowLock(locks, folder.uri.fsPath, log);
@@ -76,7 +89,7 @@ export class FolderSession implements vscode.Disposable {
         giveBack: (text, why, files) => this.giveBack(text, why, files),
         changed: () => this._onDidChange.fire(),
       });
-    this.undo = new TurnUndo({ folder, log, transcript: this.transcript, gate: () => this.undoGate() });
+    this.undo = new TurnUndo({ folder, log, transcript: this.transcript, gate: () => this.undoGate(), say: (...a) => this.say(...a) });
     this.agent = new FolderAgent({
       folder,
       extension,
@@ -93,7 +106,7 @@ export class FolderSession implements vscode.Disposable {
       // The turn that ended is the prompt in flight: its files go back with it.
       giveBack: (text, why, files) => this.giveBack(text, why, files ?? this.turnEnded(text)),
       restart: () => void this.replaceAgent(undefined, 'restart'),
-      endLeftovers: () => void this.endLeftovers(),
+      say: (...a) => void this.say(...a),
     });
   }
 
@@ -111,6 +124,11 @@ export class FolderSession implements vscode.Disposable {
           ? { open: false as const, why: other.why, holder: `${other.holder.agent} (in another window)` }
           : { open: true as const },
     };
+  }
+
+  /** Tells the user: a notice here, and a notification while this conversation is out of sight (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): string | undefined {
+    return this.answers.say(level, text, actions);
   }
 
   /** For sign-in: restart with what was just stored (through the routine, as Restart Agent). */
@@ -150,6 +168,7 @@ export class FolderSession implements vscode.Disposable {
       gate: this.gate.check(this.gatePath, rt),
       line: this.line?.view,
       now: Date.now(),
+      permissionPending: (rt?.pendingPermissions.length ?? 0) > 0,
     });
     // What the agent said about its session: mode, model, slash commands, title, usage. Only
     // while it runs: an exited agent's mode and commands are not the next process's.
@@ -170,8 +189,8 @@ export class FolderSession implements vscode.Disposable {
     if (!text.trim()) return { status: 'not-sent', reason: 'empty prompt' };
     await this.keeper.idle(); // a session load under way ends first: the prompt goes to the session it opens
     if (!vscode.workspace.isTrusted) {
-      this.giveBack(text, 'Reins starts agents only in trusted workspaces. Trust this folder to send prompts.', files);
-      warnUntrusted();
+      this.giveBack(text, undefined, files);
+      this.say('warning', UNTRUSTED_TEXT, [{ action: 'manageTrust', label: 'Manage Workspace Trust' }]);
       return { status: 'not-sent', reason: 'workspace not trusted' };
     }
     let rt = this.runtime;
@@ -194,8 +213,9 @@ export class FolderSession implements vscode.Disposable {
     }
     if (!verdict.open) {
       const why = gateClosedText(verdict, this.folder.name);
-      this.giveBack(text, why, files);
-      if (verdict.why === 'unverified') void offerUnverifiedChoices(verdict.holder, this.folder.name);
+      this.giveBack(text, undefined, files);
+      // An unconfirmed stop keeps the folder closed: the way out is on the notice.
+      this.say('warning', why, verdict.why === 'unverified' ? UNVERIFIED_ACTIONS : undefined);
       return { status: 'not-sent', reason: why };
     }
     const stopsBefore = this.stopsRequested;
@@ -349,9 +369,7 @@ export class FolderSession implements vscode.Disposable {
   async replaceAgent(name: string | undefined, why: 'switch' | 'restart'): Promise<boolean> {
     const next = resolveAgent(this.extension.extensionPath, name ?? this.agent.chosen?.name);
     if (!next) {
-      void showErrorMessage(`Reins has no agent named "${name}". Add it to the reins.agents setting.`, 'Open Settings').then(
-        (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.agents'),
-      );
+      this.say('error', `Reins has no agent named "${name}". Add it to the reins.agents setting.`, [{ action: 'openSettings', label: 'Open Settings' }]);
       return false;
     }
     await this.agent.starting;

@@ -3,26 +3,26 @@
 // agent cannot take (http or sse without the capability) are said once per agent and server.
 import type { McpServer } from '@agentclientprotocol/sdk';
 import * as vscode from 'vscode';
-import { showErrorMessage } from './notify';
 import { parseMcpServers } from './acp/mcpServers';
 import type { AgentRuntime } from './session/agentRuntime';
 import type { Transcript } from './session/transcript';
+import type { NoticeAction, NoticeLevel } from './shared/messages';
 import type { Disposable } from './util/disposable';
 
-/** Problems already shown this window: a session per folder must not repeat the toast. */
+/** Problems already said this window: a session per folder must not repeat them. */
 const shownProblems = new Set<string>();
 const shownSkips = new Set<string>();
 
-export function mcpServersSetting(log: vscode.LogOutputChannel): McpServer[] {
+export const MCP_SETTING = 'reins.mcpServers';
+
+export function mcpServersSetting(log: vscode.LogOutputChannel, say: (level: NoticeLevel, text: string, actions?: NoticeAction[]) => void): McpServer[] {
   const { servers, problems } = parseMcpServers(vscode.workspace.getConfiguration('reins').get<unknown>('mcpServers'));
   for (const problem of problems) log.error(`${problem}; that MCP server is left out`);
   const fresh = problems.filter((p) => !shownProblems.has(p));
   if (fresh.length > 0) {
     for (const p of fresh) shownProblems.add(p);
     const more = fresh.length > 1 ? ` (and ${fresh.length - 1} more: see the log)` : '';
-    void showErrorMessage(`Reins: ${fresh[0]}${more}. That MCP server is left out.`, 'Open Settings').then(
-      (c) => c && vscode.commands.executeCommand('workbench.action.openSettings', 'reins.mcpServers'),
-    );
+    say('error', `${fresh[0]}${more}. That MCP server is left out.`, [{ action: 'openSettings', label: 'Open Settings', arg: MCP_SETTING }]);
   }
   return servers;
 }

@@ -6,7 +6,6 @@
 // `reins.loadSession` / `reins.listSessions` / `reins.deleteSession` are carried out here.
 // FolderSession owns one and calls it at the few places where a session starts or ends.
 import * as vscode from 'vscode';
-import { showWarningMessage } from './notify';
 import { describeExit } from './acp/agentProcess';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { AgentRuntime } from './session/agentRuntime';
@@ -17,7 +16,7 @@ import { newestFirst, type ListedSession } from './session/sessionList';
 import { SessionStore } from './session/sessionStore';
 import type { ReopenRequest, SessionOpened } from './session/sessionSwitch';
 import type { Transcript } from './session/transcript';
-import type { TranscriptEntry } from './shared/messages';
+import type { NoticeAction, NoticeLevel, TranscriptEntry } from './shared/messages';
 import { DisposableStore } from './util/disposable';
 import { firstLine } from './util/text';
 
@@ -30,6 +29,8 @@ export interface KeptFolder {
   readonly agentName: string;
   ensureAgent(): Promise<AgentRuntime | undefined>;
   restartAgent(): Promise<boolean>;
+  /** Tells the user: the notice, and a notification while the conversation is out of sight (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): void;
 }
 
 export class SessionKeeper implements vscode.Disposable {
@@ -48,8 +49,6 @@ export class SessionKeeper implements vscode.Disposable {
   private busy: Promise<unknown> = Promise.resolve();
   /** When the transcript is written (saveSchedule.ts). */
   private readonly saves = new SaveSchedule(() => this.saveNow());
-  /** A turn ran since the transcript was last restored: it may show ids an agent chose (tool calls). */
-  private agentIdsShown = false;
   /** Why the agent was restarted by itself: said again after a replay, which clears what the panel said. */
   private crashNote: string | undefined;
   private readonly subscriptions = new DisposableStore();
@@ -102,7 +101,6 @@ export class SessionKeeper implements vscode.Disposable {
     );
     d.add(
       rt.onTurnStarted(() => {
-        this.agentIdsShown = true;
         if (rt.sessionId && this.keepsOwnList(rt)) void this.store.remember(rt.name, rt.sessionId);
       }),
     );
@@ -233,14 +231,9 @@ export class SessionKeeper implements vscode.Disposable {
     if (o.how === 'load') transcript.notice('info', `Loaded the session${title ? ` “${title}”` : ''} from ${rt.name}.`);
     else if (o.how === 'resume' && before)
       transcript.notice('info', `Resumed the session${title ? ` “${title}”` : ''}: ${rt.name} does not replay earlier messages, so they are not shown.`);
-    else if (o.how === 'resume') {
-      // The same conversation in a new process: what the old one showed gets ids of Reins' own, so
-      // that reused tool call ids cannot overwrite it. (A transcript kept from the last window has
-      // them already; redrawing it would lose the panel's scroll position.)
-      if (this.agentIdsShown) transcript.restore(transcript.entries);
-      this.agentIdsShown = false;
-      transcript.notice('info', `Resumed the session with ${rt.name}.`);
-    }
+    // The same conversation in a new process: the transcript keeps the cards of the old one
+    // apart from the new one's, whatever ids it reuses (transcript.ts, cardFor).
+    else if (o.how === 'resume') transcript.notice('info', `Resumed the session with ${rt.name}.`);
   }
 
   private onCrash(rt: AgentRuntime): void {
@@ -259,16 +252,11 @@ export class SessionKeeper implements vscode.Disposable {
     }
     const text = `${rt.name} exited ${this.crashes.max + 1} times within ${this.crashes.windowMs / 60_000} minutes; Reins does not restart it again by itself.`;
     this.log.warn(text);
-    this.folder.transcript.notice('error', text, [
+    // Restart (the user's restart resets the budget: windowSessions.ts) or read the log.
+    this.folder.say('error', text, [
       { action: 'restartAgent', label: 'Restart' },
       { action: 'openLog', label: 'Open Log' },
     ]);
-    void showWarningMessage(`Reins: ${text}`, 'Restart', 'Open Log').then((choice) => {
-      if (choice === 'Restart') {
-        this.crashes.reset();
-        void this.folder.restartAgent();
-      } else if (choice === 'Open Log') this.log.show(true);
-    });
   }
 
   // ---- helpers ------------------------------------------------------------------------------

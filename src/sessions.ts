@@ -3,10 +3,9 @@
 // README) and *Reins: Open Session…*, the picker over them. The work is the folder's
 // SessionKeeper's (sessionKeeper.ts); loading settles the running turn first, as New Session does.
 import * as vscode from 'vscode';
-import { showErrorMessage, showInformationMessage, showWarningMessage } from './notify';
 import type { DeleteSessionResult, LoadSessionResult } from './api';
 import type { FolderSession } from './folderSession';
-import type { WindowSessions } from './windowSessions';
+import { NEEDS_FOLDER, type WindowSessions } from './windowSessions';
 import { describeWhen, type ListedSession } from './session/sessionList';
 
 /** The workspace folder an `options.folder` argument names (a Uri or its string form), if any. */
@@ -49,7 +48,7 @@ const deleteButton = (tooltip: string): vscode.QuickInputButton => ({ iconPath: 
 async function pickSession(reins: WindowSessions): Promise<void> {
   const s = reins.session();
   if (!s) {
-    void showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.');
+    reins.say(undefined, 'info', NEEDS_FOLDER, [{ action: 'openFolder', label: 'Open Folder' }]);
     return;
   }
   if (!reins.hasPanel(s)) reins.openPanel(s.folder);
@@ -65,7 +64,7 @@ async function pickSession(reins: WindowSessions): Promise<void> {
     sessions = await s.keeper.listSessions();
   } catch (error) {
     qp.hide();
-    void showErrorMessage(`Reins: ${s.agentName} could not list its sessions: ${(error as Error)?.message ?? error}`);
+    s.say('error', `${s.agentName} could not list its sessions: ${(error as Error)?.message ?? String(error)}`, [{ action: 'openLog', label: 'Open Log' }]);
     return;
   }
   qp.busy = false;
@@ -74,7 +73,7 @@ async function pickSession(reins: WindowSessions): Promise<void> {
   qp.onDidTriggerItemButton(async ({ item }) => {
     if (!item.sessionId) return;
     const result = await s.keeper.deleteSession(item.sessionId);
-    if (result.status === 'failed') void showWarningMessage(`Reins: not deleted: ${result.error}`);
+    if (result.status === 'failed') s.say('warning', `Not deleted: ${result.error}`);
     else qp.items = qp.items.filter((i) => i.sessionId !== item.sessionId);
   });
   qp.onDidAccept(async () => {
@@ -84,7 +83,7 @@ async function pickSession(reins: WindowSessions): Promise<void> {
     if (item.isNew) return void vscode.commands.executeCommand('reins.newSession');
     if (!item.sessionId || item.sessionId === s.runtime?.sessionId) return;
     const result = await vscode.commands.executeCommand<LoadSessionResult>('reins.loadSession', item.sessionId, { folder: s.folder.uri });
-    if (result?.status === 'failed' && !result.refused) void showWarningMessage(`Reins: could not open the session: ${result.error}`);
+    if (result?.status === 'failed' && !result.refused) s.say('warning', `Could not open the session: ${result.error}`);
   });
 }
 

@@ -40,6 +40,13 @@ export class StatusBar implements vscode.Disposable {
       case 'running':
       case 'sending':
         if (inSight) return this.showIdle(status.agentName);
+        if (status.permissionPending) {
+          // Not working: the agent waits for the user's answer, in the conversation.
+          item.text = `$(bell-dot) ${shown(status.agentName)}: waiting for you`;
+          item.tooltip = `Reins: ${status.agentName} asks for permission in ${status.folderName}. Click to answer it.`;
+          item.command = 'reins.openPanel';
+          break;
+        }
         item.text = `$(loading~spin) ${shown(status.agentName)}: working`;
         item.tooltip = `Reins: a turn is running in ${status.folderName}. Click to stop it.`;
         item.command = 'reins.stop';

@@ -5,11 +5,12 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { showInformationMessage, showWarningMessage } from './notify';
+import { askModal } from './notify';
 import type { UndoResult } from './api';
 import type { Transcript } from './session/transcript';
 import { HandEdits } from './handEdits';
-import { diffDocument } from './panel/editorLinks';
+import { diffDocument, editorColumn } from './panel/editorLinks';
+import type { NoticeAction, NoticeLevel } from './shared/messages';
 import { takeCheckpoint, type Checkpoint, type FileChange } from './session/checkpoint/checkpoint';
 import { undoBlocked, undoConfirmation, type ShownChange, type UndoGate } from './session/checkpoint/undoText';
 
@@ -23,6 +24,8 @@ export interface UndoHost {
   /** The folder's turn and gate, read when the undo starts and again before it writes. */
   gate(): Promise<UndoGate>;
   readonly transcript: Transcript;
+  /** The undo's answers: in the conversation while it is in sight, else a notification too (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): void;
 }
 
 export class TurnUndo implements vscode.Disposable {
@@ -73,23 +76,21 @@ export class TurnUndo implements vscode.Disposable {
 
   async undo(): Promise<UndoResult> {
     const refused = (reason: string): UndoResult => {
-      void showWarningMessage(`Reins: ${reason}`);
+      this.host.say('warning', `Not undone: ${reason}`);
       return { status: 'refused', reason };
+    };
+    const nothing = (reason: string): UndoResult => {
+      this.host.say('info', `Nothing to undo: ${reason}.`);
+      return { status: 'nothing', reason };
     };
     const blocked = undoBlocked(await this.host.gate());
     if (blocked) return refused(blocked);
     const checkpoint = this.checkpoint;
     if (!checkpoint) {
-      const reason = this.failure ? `there is no checkpoint of the last prompt (${this.failure})` : 'no prompt has been sent here yet';
-      void showInformationMessage(`Reins: nothing to undo: ${reason}.`);
-      return { status: 'nothing', reason };
+      return nothing(this.failure ? `there is no checkpoint of the last prompt (${this.failure})` : 'no prompt has been sent here yet');
     }
     const changes = await checkpoint.changes();
-    if (changes.length === 0) {
-      const reason = 'no file changed since your last prompt';
-      void showInformationMessage(`Reins: nothing to undo: ${reason}.`);
-      return { status: 'nothing', reason };
-    }
+    if (changes.length === 0) return nothing('no file changed since your last prompt');
     // Unsaved edits would be overwritten on disk under the editor: saved or reverted first, by the user.
     const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty && changes.some((c) => sameFile(c.path, d.uri.fsPath)));
     if (unsaved.length > 0) {
@@ -101,7 +102,7 @@ export class TurnUndo implements vscode.Disposable {
     await this.showDiffs(checkpoint, shown);
     const { message, detail } = undoConfirmation(this.host.folder.name, checkpoint.kind, shown);
     const keepMine = shown.some((c) => c.handEdited) ? ['Keep My Files'] : [];
-    const choice = await showWarningMessage(message, { modal: true, detail }, 'Undo Changes', ...keepMine);
+    const choice = await askModal(message, { detail }, 'Undo Changes', ...keepMine);
     if (choice !== 'Undo Changes' && choice !== 'Keep My Files') return { status: 'cancelled' };
     // The dialog waited for the user: a turn may have begun meanwhile.
     const late = undoBlocked(await this.host.gate());
@@ -110,7 +111,7 @@ export class TurnUndo implements vscode.Disposable {
     await checkpoint.restore(restore);
     const files = restore.map((c) => c.relative);
     this.host.log.info(`${this.host.folder.name}: undid the last turn's changes (${files.length} files): ${files.join(', ')}`);
-    this.host.transcript.notice(
+    this.host.say(
       'info',
       `Undid the last turn's changes: ${files.length} file${files.length === 1 ? '' : 's'} restored${restore.length < shown.length ? ', your edited files kept' : ''}.`,
     );
@@ -134,7 +135,8 @@ export class TurnUndo implements vscode.Disposable {
         const left = diffDocument(change.path, 'checkpoint', before);
         const right = change.status === 'deleted' ? diffDocument(change.path, 'deleted', '') : vscode.Uri.file(change.path);
         const title = `${change.relative} (before the turn ↔ ${change.status === 'deleted' ? 'deleted' : 'now'})`;
-        await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, preserveFocus: true });
+        // Beside a conversation in an editor tab, never over it: its answer to the undo is said there.
+        await vscode.commands.executeCommand('vscode.diff', left, right, title, { preview: false, preserveFocus: true, viewColumn: editorColumn() });
       } catch (error) {
         this.host.log.warn(`undo: could not show the diff of ${change.relative}: ${(error as Error).message}`);
       }

@@ -4,7 +4,8 @@
 // A conversation is shown in one place: an editor tab, or the window's one Reins view (which
 // shows one folder at a time); `reins.openIn` says where a new one opens, and it can move.
 import * as vscode from 'vscode';
-import { showInformationMessage } from './notify';
+import { notification } from './notify';
+import { Answers } from './answers';
 import { installAction, openAgentSettings } from './agents/prepare';
 import { parallelTurnsPerFolder, resolveAgent, runtimeSettings } from './config';
 import { FirstRun, STOP_README_URL } from './firstRun';
@@ -15,7 +16,14 @@ import { ReinsViewProvider } from './panel/viewProvider';
 import { FolderGate } from './session/folderGate';
 import { CheckoutLocks } from './session/checkoutLock';
 import type { AgentRuntime } from './session/agentRuntime';
-import type { CarriedState, PanelAction } from './shared/messages';
+import type { CarriedState, NoticeAction, NoticeLevel, PanelAction } from './shared/messages';
+
+export const NEEDS_FOLDER = 'Reins needs a folder: open a folder to talk to an agent about it.';
+
+/** A notice of `session`'s conversation offers `action` with `arg` (see runAction). */
+function offered(session: FolderSession, action: PanelAction, arg: string): boolean {
+  return session.transcript.entries.some((e) => e.kind === 'notice' && e.actions?.some((a) => a.action === action && a.arg === arg) === true);
+}
 
 /** How long deactivation waits for each running turn to confirm its stop before killing. */
 export const DEACTIVATE_BUDGET_MS = 2000;
@@ -43,6 +51,8 @@ export class WindowSessions implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   /** Any session's status changed (status bar and context keys listen). */
   readonly onDidChange = this._onDidChange.event;
+  /** What is said with no conversation to say it in (no folder open): a notification (answers.ts). */
+  private readonly windowAnswers = new Answers({ inSight: () => false, notify: notification, act: (a) => this.runWindowAction(a.action) });
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -68,7 +78,10 @@ export class WindowSessions implements vscode.Disposable {
     const key = target.uri.toString();
     let session = this.sessions.get(key);
     if (!session) {
-      session = new FolderSession(target, this.context, this.log, this.gate, this.locks);
+      const made: FolderSession = (session = new FolderSession(target, this.context, this.log, this.gate, this.locks, {
+        inSight: () => this.isInSight(made),
+        act: (a) => this.runAction(made, a.action, a.arg),
+      }));
       this.sessions.set(key, session);
       session.onDidChange(() => this._onDidChange.fire());
     }
@@ -94,9 +107,7 @@ export class WindowSessions implements vscode.Disposable {
   openPanel(folder?: vscode.WorkspaceFolder, restored?: vscode.WebviewPanel): PanelHost | undefined {
     const session = this.session(folder);
     if (!session) {
-      void showInformationMessage('Reins needs a folder: open a folder to talk to an agent about it.', 'Open Folder').then(
-        (c) => c && vscode.commands.executeCommand('workbench.action.files.openFolder'),
-      );
+      this.say(undefined, 'info', NEEDS_FOLDER, [{ action: 'openFolder', label: 'Open Folder' }]);
       return undefined;
     }
     this.lastFolder = session.key;
@@ -112,6 +123,15 @@ export class WindowSessions implements vscode.Disposable {
 
   hasPanel(session: FolderSession): boolean {
     return this.panels.has(session.key);
+  }
+
+  /**
+   * Tells the user about `session`'s conversation (answers.ts: there while it is in sight, else a
+   * notification too); with no session (no folder open), a notification.
+   */
+  say(session: FolderSession | undefined, level: NoticeLevel, text: string, actions?: NoticeAction[]): void {
+    if (session) session.say(level, text, actions);
+    else this.windowAnswers.say(level, text, actions);
   }
 
   /** The folder's conversation is on screen (its tab or view visible). */
@@ -225,14 +245,42 @@ export class WindowSessions implements vscode.Disposable {
     return host;
   }
 
-  private actionsFor(session: FolderSession): (action: PanelAction) => void {
-    return (action) => this.runAction(session, action);
+  private actionsFor(session: FolderSession): (action: PanelAction, arg?: string) => void {
+    return (action, arg) => this.runAction(session, action, arg);
   }
 
-  private runAction(session: FolderSession, action: PanelAction): void {
+  /** The actions that need no conversation (also a notification's buttons when no folder is open). */
+  private runWindowAction(action: PanelAction, arg?: string): void {
     switch (action) {
       case 'openLog':
         return this.log.show(true);
+      case 'openFolder':
+        return void vscode.commands.executeCommand('workbench.action.files.openFolder');
+      case 'manageTrust':
+        return void vscode.commands.executeCommand('workbench.trust.manage');
+      case 'openSettings':
+        return void (arg === undefined ? openAgentSettings() : vscode.commands.executeCommand('workbench.action.openSettings', arg));
+      default:
+        this.log.warn(`${action}: no conversation to act on`);
+    }
+  }
+
+  /**
+   * A notice's button, the header's, or a notification's. An argument comes from the webview too,
+   * so an action with one runs only when a notice of this conversation offers exactly that button
+   * (the webview cannot make the install button run another agent's install command).
+   */
+  private runAction(session: FolderSession, action: PanelAction, arg?: string): void {
+    if (arg !== undefined && !offered(session, action, arg)) {
+      this.log.warn(`Panel action ${action} (${arg.slice(0, 100)}) refused: no notice offers it`);
+      return;
+    }
+    switch (action) {
+      case 'openLog':
+      case 'openFolder':
+      case 'manageTrust':
+      case 'openSettings':
+        return this.runWindowAction(action, arg);
       case 'aboutStop':
         return void vscode.env.openExternal(vscode.Uri.parse(STOP_README_URL));
       case 'checkAgain':
@@ -248,6 +296,8 @@ export class WindowSessions implements vscode.Disposable {
       case 'selectAgent':
         return void vscode.commands.executeCommand('reins.selectAgent');
       case 'restartAgent':
+        // The user's restart: the automatic restarts after a crash may be used again.
+        session.keeper.crashes.reset();
         return void vscode.commands.executeCommand('reins.restartAgent');
       // The panel header's mode and model: the pickers, for this panel's folder.
       case 'setMode':
@@ -255,12 +305,12 @@ export class WindowSessions implements vscode.Disposable {
       case 'selectModel':
         return void vscode.commands.executeCommand('reins.selectModel', session.folder.uri);
       case 'signIn':
-        return void session.signIn.choose();
-      case 'openSettings':
-        return void openAgentSettings();
+        return void session.signIn.choose(arg);
       case 'installAgent':
-      case 'copyInstall':
-        return installAction(session.agentName, resolveAgent(this.context.extensionPath, session.agentName)?.entry.command, action);
+      case 'copyInstall': {
+        const name = arg ?? session.agentName;
+        return installAction(name, resolveAgent(this.context.extensionPath, name)?.entry.command, action, (...a) => session.say(...a));
+      }
     }
   }
 

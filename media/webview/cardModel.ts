@@ -44,6 +44,11 @@ export function locationLabel(location: ToolLocationView): string {
   return location.line !== undefined ? `${name}:${location.line}` : name;
 }
 
+/** A path cut after each run of separators: "src/a-b.ts" → ["src/", "a-b.ts"]; where a path may break (dom.ts setPathText). */
+export function pathParts(path: string): string[] {
+  return path.match(/[^/\\]*[/\\]+|[^/\\]+$/g) ?? [path];
+}
+
 /** "Thought for 2.4 s" once the duration is known; "Thinking" while it streams. */
 export function thoughtLabel(seconds: number | undefined): string {
   if (seconds === undefined) return 'Thinking';

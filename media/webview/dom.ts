@@ -1,6 +1,7 @@
 // Tiny element helpers. Text goes in through textContent only: agent strings never
 // touch innerHTML here (markdown.ts is the one escaped exception).
 import { revealInvisible } from '../../src/shared/invisibleChars';
+import { pathParts } from './cardModel';
 
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -55,4 +56,20 @@ export function setAgentText(node: HTMLElement, text: string): void {
       return mark;
     }),
   );
+}
+
+/**
+ * A path (or a file's name with its line) as text that breaks only after a separator (`/`, `\`),
+ * never inside a name ("reins-demo-" / "notes.md" at its hyphen): each part unbreakable
+ * (`.path-part`, base.css), a <wbr> after each separator. Invisible characters as markers.
+ */
+export function setPathText(node: HTMLElement, path: string): void {
+  node.replaceChildren();
+  pathParts(path).forEach((part, i) => {
+    if (i > 0) node.append(el('wbr'));
+    const span = el('span', 'path-part');
+    setAgentText(span, part);
+    node.append(span);
+  });
+  node.dir = 'ltr';
 }

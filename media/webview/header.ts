@@ -55,6 +55,7 @@ export function createHeader(post: (message: WebviewToHost) => void): Header {
       badge.title = revealInvisibleText(s.agentNote ?? 'Demonstration agent');
       note.hidden = !s.agentNote;
       setAgentText(note, s.agentNote ?? '');
+      note.title = revealInvisibleText(s.agentNote ?? ''); // its whole text where the header cuts it
       folder.hidden = !s.folderName;
       folderName.textContent = s.folderName;
       folder.title = s.folderName;

@@ -6,7 +6,7 @@ import { el } from './dom';
 import { createEmptyState } from './emptyState';
 import { createHeader } from './header';
 import { createSessionBar } from './sessionBar';
-import { busyText } from './statusModel';
+import { busyText, statusLine } from './statusModel';
 import { createAutoScroll } from './scroll';
 import { TranscriptView } from './transcript';
 import { loadState, post, saveState } from './vscodeApi';
@@ -79,6 +79,8 @@ function start(): void {
     const busy = busyText(next);
     working.hidden = busy === undefined;
     workingText.textContent = busy ?? '';
+    // Waiting for the user is not working: the dots stop (status.css).
+    working.dataset.tone = statusLine(next).tone;
     header.el.classList.toggle('busy', busy !== undefined);
     app.dataset.turn = next.turn;
     transcript.setTurn(next.turn); // a turn that ended: its answer is complete, and announced
@@ -135,21 +137,26 @@ function start(): void {
       case 'fileMatches':
         composer.fileMatches(message.requestId, message.files);
         break;
+      case 'batch':
+        // One flush of the host's outbox, in one task: drawn in one frame (outbox.ts says why).
+        for (const part of message.messages) handleOne(part);
+        break;
       default:
         assertNever(message);
     }
   }
 
-  window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
-    const message = event.data;
+  function handleOne(message: HostToWebview): void {
     if (!message || typeof message !== 'object' || typeof message.type !== 'string') return;
     try {
       handle(message);
     } catch (err) {
-      // One bad message must not take the panel down with it.
+      // One bad message must not take the panel down with it (nor the rest of its batch).
       console.error('[reins] failed to handle', message.type, err);
     }
-  });
+  }
+
+  window.addEventListener('message', (event: MessageEvent<HostToWebview>) => handleOne(event.data));
 
   post({ type: 'ready' });
 }

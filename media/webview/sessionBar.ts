@@ -31,7 +31,7 @@ export function createSessionBar(post: (message: WebviewToHost) => void): Sessio
   const usage = el('span', 'session-usage');
   usage.id = 'session-usage';
   usage.hidden = true;
-  root.append(mode.button, model.button, el('span', 'spacer'), usage);
+  root.append(mode.button, model.button, usage);
 
   return {
     el: root,
@@ -45,7 +45,8 @@ export function createSessionBar(post: (message: WebviewToHost) => void): Sessio
       const text = usageText(view?.usage);
       usage.hidden = !text;
       usage.textContent = text ?? '';
-      usage.title = text ? 'Context used / context window, and the session cost, as the agent reported them' : '';
+      // The whole text too: a narrow panel cuts it (session.css).
+      usage.title = text ? `${text}: context used / context window, and the session cost, as the agent reported them` : '';
       root.hidden = mode.button.hidden && model.button.hidden && usage.hidden;
     },
   };

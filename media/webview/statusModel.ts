@@ -1,10 +1,10 @@
 // What the header and the composer show for a PanelStatus. Pure (no DOM) so the unit
 // tests can pin the wording; the DOM modules only copy these strings into elements.
-import type { PanelStatus, PanelWhenBusy, PermissionOptionView, ToolStatus } from '../../src/shared/messages';
+import type { PanelStatus, PanelWhenBusy, PermissionOptionView, PlanItem, ToolStatus } from '../../src/shared/messages';
 import { revealInvisibleText } from '../../src/shared/invisibleChars';
 import { CHOICE_LABEL } from './busyModel';
 
-export type StatusTone = 'ok' | 'busy' | 'warning' | 'error' | 'muted';
+export type StatusTone = 'ok' | 'busy' | 'attention' | 'warning' | 'error' | 'muted';
 
 export interface StatusLine {
   /** Short phase name; it goes to the screen-reader live region, which must not chatter. */
@@ -42,7 +42,8 @@ function phaseLine(status: PanelStatus): Omit<StatusLine, 'text'> {
     case 'sending':
       return { label: 'Sending…', tone: 'busy' };
     case 'running':
-      return { label: 'Working…', tone: 'busy' };
+      // The agent is not working while it waits for the user's answer: the request says what it needs.
+      return status.permissionPending ? { label: 'Waiting for you', tone: 'attention' } : { label: 'Working…', tone: 'busy' };
     case 'stopping':
       return { label: 'Stopping…', tone: 'warning' };
   }
@@ -141,9 +142,11 @@ export function isAllowOption(option: PermissionOptionView): boolean {
   return option.kind === 'allow_once' || option.kind === 'allow_always';
 }
 
-export function planProgress(items: { status: 'pending' | 'in_progress' | 'completed' }[]): string {
+/** "1 of 4 done"; once its turn ended with items undone, "Stopped: 1 of 4 done". */
+export function planProgress(items: readonly Pick<PlanItem, 'status'>[]): string {
   const done = items.filter((i) => i.status === 'completed').length;
-  return `${done} of ${items.length} done`;
+  const count = `${done} of ${items.length} done`;
+  return items.some((i) => i.status === 'stopped') ? `Stopped: ${count}` : count;
 }
 
 /** The collapsed thought's one-line preview: its last non-empty line, minus Markdown punctuation. */

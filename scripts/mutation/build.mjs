@@ -4,8 +4,9 @@ import * as esbuild from 'esbuild';
 import { TESTS } from './specs.mjs';
 
 await esbuild.build({
-  entryPoints: TESTS.map((t) => `test/unit/${t}.test.ts`),
+  entryPoints: TESTS.map((t) => `test/${t}.test.ts`),
   outdir: 'out/mutation',
+  outbase: 'test',
   bundle: true,
   platform: 'node',
   format: 'cjs',

@@ -5,20 +5,21 @@
 //                                              own place and cannot run from out/mutation)
 //   src/session/folderGate.ts                  test/unit/folderGate.test.ts
 //   src/acp/framing.ts                         test/unit/framing.test.ts, framingEdges.test.ts
-//                                              (the fuzz properties take 17 s a run: too slow per mutant)
+//                                              (not the fuzz properties, fuzzFraming.test.ts: their random inputs would
+//                                              make a mutant's verdict vary from run to run)
 //   src/session/leftovers.ts, lines 1-149      test/unit/leftovers.test.ts, leftoverEdges.test.ts (the pure matching; LeftoverWatch runs ps)
-//   src/acp/clientMethods/workspacePath.ts     fsAccess.test.ts, workspacePath.test.ts (the path checks, on a real temp folder)
+//   src/acp/clientMethods/workspacePath.ts     test/process/fsAccess.test.ts (mkfifo), test/unit/workspacePath.test.ts (the path checks, on a real temp folder)
 export const TESTS = [
-  'turnMachine',
-  'turnMachineEdges',
-  'turnQueue',
-  'folderGate',
-  'framing',
-  'framingEdges',
-  'leftovers',
-  'leftoverEdges',
-  'fsAccess',
-  'workspacePath',
+  'unit/turnMachine',
+  'unit/turnMachineEdges',
+  'unit/turnQueue',
+  'unit/folderGate',
+  'unit/framing',
+  'unit/framingEdges',
+  'unit/leftovers',
+  'unit/leftoverEdges',
+  'process/fsAccess',
+  'unit/workspacePath',
 ];
-/** Where build.mjs writes each test's bundle (relative to the sandbox). */
+/** Where build.mjs writes each test's bundle (relative to the sandbox; build.mjs keeps the folders under test/). */
 export const SPECS = TESTS.map((t) => `out/mutation/${t}.test.js`);

@@ -5,6 +5,9 @@ import type { AgentEntry } from '../config';
 import type { CommandFinder, Found } from './findCommand';
 import { PRESETS, presetFor, type Preset } from './presets';
 
+/** The name under which the demonstration agent is always available. */
+export const DEMO_AGENT = 'demo';
+
 /** A `reins.agents` entry as written: `command` may be left out for a preset's name. */
 export type ConfiguredEntry = Partial<AgentEntry>;
 

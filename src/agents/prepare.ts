@@ -3,11 +3,9 @@
 // found nowhere, a message with *Open Settings* and the preset's install command (copy it, or
 // run it in a terminal).
 import * as vscode from 'vscode';
-import { showErrorMessage, showInformationMessage } from '../notify';
 import { agentSecrets } from '../auth/secrets';
 import type { ResolvedAgent } from '../config';
-import type { Transcript } from '../session/transcript';
-import type { PanelAction } from '../shared/messages';
+import type { NoticeAction, NoticeLevel } from '../shared/messages';
 import { commandFinder } from './findCommand';
 import { prepareLaunch, type PreparedLaunch } from './launch';
 import { presetFor, type Preset } from './presets';
@@ -31,18 +29,21 @@ export function notInstalledText(agentName: string, failure: { message: string; 
   return `${agentName} is not installed: ${failure.message}${hint}`;
 }
 
-/** Tell the user in the panel and a notification; the buttons run what fixes it. */
-export function reportNotInstalled(agentName: string, failure: { message: string; preset?: Preset }, transcript: Transcript): string {
+/** What tells the user (answers.ts: the conversation while it is in sight, else a notification too). */
+export type Say = (level: NoticeLevel, text: string, actions?: NoticeAction[]) => void;
+
+/** The buttons that install `agentName`'s preset: run the command in a terminal, or copy it. */
+export function installActions(agentName: string): NoticeAction[] {
+  return [
+    { action: 'installAgent', label: 'Run Install in Terminal', arg: agentName },
+    { action: 'copyInstall', label: 'Copy Install Command', arg: agentName },
+  ];
+}
+
+/** Tell the user (answers.ts decides where); the buttons run what fixes it. */
+export function reportNotInstalled(agentName: string, failure: { message: string; preset?: Preset }, say: Say): string {
   const text = notInstalledText(agentName, failure);
-  const actions: { action: PanelAction; label: string }[] = [{ action: 'openSettings', label: 'Open Settings' }];
-  if (failure.preset) actions.push({ action: 'installAgent', label: 'Run Install in Terminal' }, { action: 'copyInstall', label: 'Copy Install Command' });
-  transcript.notice('error', text, actions);
-  const buttons = failure.preset ? ['Open Settings', 'Run Install in Terminal', 'Copy Install Command'] : ['Open Settings'];
-  void showErrorMessage(`Reins: ${text}`, ...buttons).then((choice) => {
-    if (choice === 'Open Settings') void openAgentSettings();
-    else if (choice === 'Run Install in Terminal' && failure.preset) runInstall(failure.preset);
-    else if (choice === 'Copy Install Command' && failure.preset) void copyInstall(failure.preset);
-  });
+  say('error', text, [{ action: 'openSettings', label: 'Open Settings' }, ...(failure.preset ? installActions(agentName) : [])]);
   return text;
 }
 
@@ -58,15 +59,15 @@ export function runInstall(preset: Preset): vscode.Terminal {
   return terminal;
 }
 
-/** The panel's install buttons, for the folder's current agent. */
-export function installAction(agentName: string, command: string | undefined, action: 'installAgent' | 'copyInstall'): void {
+/** The install buttons, for `agentName` (its preset by name, else by its command). */
+export function installAction(agentName: string, command: string | undefined, action: 'installAgent' | 'copyInstall', say: Say): void {
   const preset = presetFor(agentName, command);
   if (!preset) return;
   if (action === 'installAgent') runInstall(preset);
-  else void copyInstall(preset);
+  else void copyInstall(preset, say);
 }
 
-export async function copyInstall(preset: Preset): Promise<void> {
+export async function copyInstall(preset: Preset, say: Say): Promise<void> {
   await vscode.env.clipboard.writeText(preset.install);
-  void showInformationMessage(`Copied: ${preset.install}`);
+  say('info', `Copied to the clipboard: ${preset.install}`);
 }

@@ -2,7 +2,6 @@
 // panel's button does the same). Sign Out forgets the values stored for one agent or for all;
 // an agent that is running keeps them until it restarts, and the panel says so.
 import * as vscode from 'vscode';
-import { showInformationMessage } from '../notify';
 import type { WindowSessions } from '../windowSessions';
 import { agentSecrets } from './secrets';
 
@@ -24,7 +23,7 @@ export function registerSignInCommands(reins: WindowSessions, context: vscode.Ex
       if (which === undefined) {
         const names = store.agents();
         if (names.length === 0) {
-          void showInformationMessage('Reins: no sign-in values are stored.');
+          reins.say(reins.activeSession(), 'info', 'No sign-in values are stored.');
           return [];
         }
         const picked = await vscode.window.showQuickPick(
@@ -46,7 +45,7 @@ export function registerSignInCommands(reins: WindowSessions, context: vscode.Ex
           { action: 'restartAgent', label: 'Restart Agent' },
         ]);
       }
-      void showInformationMessage(`Reins: signed out of ${forgotten.join(', ')}.`);
+      reins.say(reins.activeSession(), 'info', `Signed out of ${forgotten.join(', ')}.`);
       return forgotten;
     }),
   ];

@@ -1,17 +1,18 @@
 // Signing in to an agent that refused with auth_required (-32000) at `session/new` or at a
-// prompt. The panel says so and offers the agent's methods (a notice with *Sign In…*, and a
-// notification with a button per method); nothing is authenticated until the user chooses:
+// prompt. The panel says so and offers the agent's methods (a notice with a button per method, or
+// *Sign In…* when there are many; a notification too while the conversation is out of sight);
+// nothing is authenticated until the user chooses:
 //   agent     `authenticate` on the running connection, or before `session/new` on a restart
 //   env_var   the values asked for (password boxes for secrets), kept in SecretStorage
 //             (secrets.ts) and passed in the agent's environment on every start; then a restart
 //   terminal  the agent's own command plus the method's args in a VS Code terminal; when that
 //             terminal closes with exit status 0, the agent is restarted (ACP: "reconnect")
 import * as vscode from 'vscode';
-import { showInformationMessage, showWarningMessage } from '../notify';
 import type { PreparedLaunch } from '../agents/launch';
 import { agentMachinery } from '../agentMachinery';
 import type { AgentRuntime } from '../session/agentRuntime';
 import type { Transcript } from '../session/transcript';
+import type { NoticeAction, NoticeLevel } from '../shared/messages';
 import { describeMethod, parseAuthMethods, signInNeededText, type SignInMethod } from './methods';
 import { agentSecrets } from './secrets';
 
@@ -21,13 +22,15 @@ export interface SignInHost {
   readonly agentName: string;
   readonly runtime: AgentRuntime | undefined;
   readonly transcript: Transcript;
+  /** Tells the user: the notice, and a notification while the conversation is out of sight (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): void;
   /** Restart the agent (through the stop routine), so that it starts with what was just stored. */
   restartAgent(): Promise<boolean>;
   /** How the agent is started now (command, args, env with the stored values): for a terminal login. */
   prepareLaunch(): Promise<PreparedLaunch>;
 }
 
-/** At most this many methods become notification buttons (the panel's Sign In… lists them all). */
+/** Up to this many methods are a button each; more are one *Sign In…*, which lists them all. */
 const MAX_BUTTONS = 3;
 
 export class SignIn {
@@ -62,8 +65,8 @@ export class SignIn {
   }
 
   /**
-   * The agent refused with auth_required: say so in the panel and in a notification, offer
-   * its methods, and wait for the user. `rawMethods`: initialize's `authMethods`.
+   * The agent refused with auth_required: say so (answers.ts: the panel, a notification too while
+   * it is out of sight), offer its methods, and wait for the user. `rawMethods`: initialize's `authMethods`.
    */
   offer(where: 'start' | 'prompt', rawMethods: unknown, agentMessage?: string): string {
     const agent = this.host.agentName;
@@ -73,17 +76,16 @@ export class SignIn {
     this.log.warn(
       `agent ${agent}: sign-in needed (refused at ${where === 'start' ? 'session/new' : 'a prompt'}${agentMessage ? `: ${agentMessage}` : ''}); methods offered: ${this.methods.map((m) => `${m.id} (${m.type})`).join(', ') || 'none'}`,
     );
-    const actions =
-      this.methods.length > 0 ? [{ action: 'signIn' as const, label: 'Sign In…' }] : [{ action: 'restartAgent' as const, label: 'Restart Agent' }];
-    this.host.transcript.notice('warning', where === 'prompt' ? `${text} Your prompt is back in the input box.` : text, [
+    const actions: NoticeAction[] =
+      this.methods.length === 0
+        ? [{ action: 'restartAgent', label: 'Restart Agent' }]
+        : this.methods.length <= MAX_BUTTONS
+          ? this.methods.map((m) => ({ action: 'signIn', label: m.name, arg: m.id }))
+          : [{ action: 'signIn', label: 'Sign In…' }];
+    this.host.say('warning', where === 'prompt' ? `${text} Your prompt is back in the input box.` : text, [
       ...actions,
       { action: 'openLog', label: 'Open Log' },
     ]);
-    const buttons = this.methods.slice(0, MAX_BUTTONS).map((m) => m.name);
-    void showWarningMessage(`Reins: ${text}`, ...buttons).then((choice) => {
-      const m = this.methods.find((x) => x.name === choice);
-      if (m) void this.run(m);
-    });
     return text;
   }
 
@@ -91,7 +93,7 @@ export class SignIn {
   async choose(methodId?: string): Promise<boolean> {
     const methods = this.methods.length > 0 ? this.methods : parseAuthMethods(this.host.runtime?.agentInfo?.authMethods);
     if (methods.length === 0) {
-      void showInformationMessage(`Reins: ${this.host.agentName} advertises no sign-in method Reins can use.`);
+      this.host.say('info', `${this.host.agentName} advertises no sign-in method Reins can use.`);
       return false;
     }
     let method = methods.find((m) => m.id === methodId);

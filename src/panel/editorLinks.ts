@@ -5,7 +5,6 @@
 // else the proposed text, read-only too.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { showWarningMessage } from '../notify';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import type { ToolDiffView, ToolLocationView } from '../shared/messages';
 import type { Disposable } from '../util/disposable';
@@ -120,6 +119,7 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
+/** Rejects with "Cannot open <path>: <why>": the caller says it where the user looks (or logs it). */
 async function showAt(uri: vscode.Uri, line: number | undefined, preserveFocus = false): Promise<void> {
   const at = line !== undefined ? new vscode.Position(Math.max(0, line - 1), 0) : undefined;
   try {
@@ -130,12 +130,12 @@ async function showAt(uri: vscode.Uri, line: number | undefined, preserveFocus =
       ...(at && { selection: new vscode.Range(at, at) }),
     });
   } catch (err) {
-    void showWarningMessage(`Reins: cannot open ${vscode.workspace.asRelativePath(uri, false)}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`Cannot open ${vscode.workspace.asRelativePath(uri, false)}: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
-/** A group that does not hold the Reins panel (so a file never covers it), else beside it. */
-function editorColumn(): vscode.ViewColumn {
+/** A group that does not hold the Reins panel (so a file or a diff never covers it), else beside it. */
+export function editorColumn(): vscode.ViewColumn {
   const groups = vscode.window.tabGroups.all;
   const holdsPanel = (g: vscode.TabGroup) => g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('reins.panel'));
   const other = groups.find((g) => !holdsPanel(g));

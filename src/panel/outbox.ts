@@ -1,7 +1,9 @@
 // The panel host's queue of messages for the webview: streamed text is gathered for a few frames
 // and posted as one message instead of one per chunk; everything else (an entry, the status, a
 // reply) goes out as soon as the work that posted it is done, with the text queued before it
-// (and is gathered as text is when it comes less than a batch after the last flush).
+// (and is gathered as text is when it comes less than a batch after the last flush). What one
+// flush sends is one message (a `batch` when there is more than one): the webview's state moves
+// from one snapshot to the next, never through half of a change.
 // No `vscode` here, so that the batching can be tested with flushes that come as late as a
 // loaded machine makes them.
 //
@@ -84,13 +86,18 @@ export class Outbox {
     else this.cancelSoon ??= this.soon(() => this.flush());
   }
 
-  /** Post everything queued now, in order. */
+  /**
+   * Post everything queued now, in order, as one message: the webview applies one message in one
+   * task, so it never draws a frame between two parts of one change (a stop's notice without the
+   * status that ends the stop).
+   */
   flush(): void {
     this.cancelScheduled();
     this.lastFlush = this.now();
     const batch = this.queue;
     this.queue = [];
-    for (const message of batch) this.deliver(message);
+    if (batch.length === 1) this.deliver(batch[0]!);
+    else if (batch.length > 1) this.deliver({ type: 'batch', messages: batch });
   }
 
   /** Forget what is queued: a new snapshot supersedes it, or the webview is gone. */

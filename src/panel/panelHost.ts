@@ -32,7 +32,7 @@ export class PanelHost implements vscode.Disposable {
   private panelGone = false;
 
   /** A new editor tab. `carried`: the draft and scroll position of the place it moved from. */
-  static create(session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void, carried?: CarriedState): PanelHost {
+  static create(session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction, arg?: string) => void, carried?: CarriedState): PanelHost {
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
       panelTitle(session),
@@ -53,7 +53,12 @@ export class PanelHost implements vscode.Disposable {
    * are set again and it gets a fresh document; the webview's own state (draft, scroll
    * position) comes back with it, the transcript with the next snapshot.
    */
-  static revive(panel: vscode.WebviewPanel, session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction) => void): PanelHost {
+  static revive(
+    panel: vscode.WebviewPanel,
+    session: FolderSession,
+    extensionUri: vscode.Uri,
+    runAction: (action: PanelAction, arg?: string) => void,
+  ): PanelHost {
     panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
     return new PanelHost(editorSurface(panel), session, extensionUri, runAction);
@@ -64,7 +69,7 @@ export class PanelHost implements vscode.Disposable {
     surface: Surface,
     session: FolderSession,
     extensionUri: vscode.Uri,
-    runAction: (action: PanelAction) => void,
+    runAction: (action: PanelAction, arg?: string) => void,
     carried?: CarriedState,
   ): PanelHost {
     surface.webview.options = webviewOptions(extensionUri);
@@ -78,7 +83,7 @@ export class PanelHost implements vscode.Disposable {
     readonly surface: Surface,
     readonly session: FolderSession,
     extensionUri: vscode.Uri,
-    private readonly runAction: (action: PanelAction) => void,
+    private readonly runAction: (action: PanelAction, arg?: string) => void,
     /** Given to the first snapshot: the new document takes the draft and scroll of the old place. */
     private carried?: CarriedState,
   ) {
@@ -179,7 +184,7 @@ export class PanelHost implements vscode.Disposable {
         this.session.runtime?.respondPermission(m.requestId, m.optionId);
         return;
       case 'action':
-        this.runAction(m.action);
+        this.runAction(m.action, m.arg);
         return;
       case 'openDiff':
       case 'openLocation':

@@ -2,7 +2,6 @@
 // on a tool card, a location clicked, the composer's `@` file search. Failures are logged and
 // said where the user can act; a search that fails answers no files.
 import * as vscode from 'vscode';
-import { showErrorMessage } from '../notify';
 import type { FolderSession } from '../folderSession';
 import type { HostToWebview, WebviewToHost } from '../shared/messages';
 import { openLocation, openToolDiff } from './editorLinks';
@@ -20,13 +19,16 @@ export function handleEditorRequest(m: EditorRequest, session: FolderSession, re
       if (!diff) return void log.warn(`Open Diff: tool call ${m.toolCallId} has no diff ${m.index}`);
       openToolDiff(diff, session.folder).catch((err: unknown) => {
         log.error(`Open Diff ${diff.path}: ${String(err)}`);
-        void showErrorMessage(`Reins could not open the diff of ${diff.path}: ${err instanceof Error ? err.message : String(err)}`);
+        session.say('error', `Could not open the diff of ${diff.path}: ${err instanceof Error ? err.message : String(err)}`);
       });
       return;
     }
     case 'openLocation':
       if (!m.path) return;
-      void openLocation({ path: m.path, line: m.line }, session.folder);
+      openLocation({ path: m.path, line: m.line }, session.folder).catch((err: unknown) => {
+        log.warn(`open location: ${String(err)}`);
+        session.say('warning', err instanceof Error ? err.message : String(err));
+      });
       return;
     case 'searchFiles': {
       let search = searches.get(session);

@@ -38,6 +38,8 @@ const ACTIONS: Record<PanelAction, true> = {
   openSettings: true,
   installAgent: true,
   copyInstall: true,
+  manageTrust: true,
+  openFolder: true,
 };
 
 const BUSY_CHOICES: Record<BusyChoice, true> = { queue: true, steer: true, stopAndSend: true };
@@ -52,7 +54,9 @@ const CHECKS: Record<WebviewToHost['type'], Check> = {
   editQueued: (m) => integer(m, 'id', 1) ?? text(m, 'text', MAX_TEXT),
   removeQueued: (m) => integer(m, 'id', 1),
   permission: (m) => text(m, 'requestId', MAX_SHORT) ?? text(m, 'optionId', MAX_SHORT),
-  action: (m) => (typeof m.action === 'string' && Object.hasOwn(ACTIONS, m.action) ? undefined : `unknown action ${preview(m.action)}`),
+  action: (m) =>
+    (typeof m.action === 'string' && Object.hasOwn(ACTIONS, m.action) ? undefined : `unknown action ${preview(m.action)}`) ??
+    (m.arg === undefined ? undefined : text(m, 'arg', MAX_SHORT)),
   uiState: (m) => text(m, 'draft', MAX_TEXT) ?? optional(m, 'scroll', scroll),
   openDiff: (m) => text(m, 'toolCallId', MAX_SHORT) ?? integer(m, 'index', 0),
   openLocation: (m) => text(m, 'path', MAX_SHORT) ?? optional(m, 'line', (v) => (isInteger(v, 1) ? undefined : 'not an integer ≥ 1')),

@@ -38,8 +38,6 @@ export interface KnownAgent {
   outOfStep?: OutOfStepRecovery;
   /** The preset (agents/presets.ts) this row is about, by its name. */
   preset?: string;
-  /** The picker's one line about it, beside the preset's command (`presetBrief`). */
-  brief?: string;
 }
 
 export const GOOSE_STEER: SteerMethod = { method: '_goose/unstable/session/steer', wire: 'goose' };
@@ -65,7 +63,6 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
       'Re-sends the cancel (250 ms, 1 s, 3 s, then every 3 s); takes `_meta.goose.activeRunId: null` as evidence; a busy rejection is cancelled and retried within `reins.busyRetrySeconds`. Steers through `_goose/unstable/session/steer` with the run id goose announced.',
     scenarios: ['goose-busy', 'drops-early-cancel', 'steer-goose'],
     preset: 'goose',
-    brief: 'drops a cancel that comes before its run starts: Reins re-sends it and waits for activeRunId: null',
     steer: GOOSE_STEER,
   },
   {
@@ -77,7 +74,6 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
       "Finds that command below the agent by the tool call's `rawInput.command` and ends it (`reins.leftoverProcesses`); ends the agent with signals, not by closing stdin.",
     scenarios: ['tool-leftover'],
     preset: 'codex',
-    brief: 'leaves a cancelled command running: Reins finds and ends it',
   },
   {
     agent: 'claude-agent-acp',
@@ -90,7 +86,6 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
       "Never takes its per-session process for a leftover. Recognises the one-turn-behind answer, says so, gives the prompt back and restarts the agent (ending the unseen work); `sendPrompt` resolves `{ status: 'failed', outOfStep: true, recovery }`.",
     scenarios: ['one-behind-after-cancel'],
     preset: 'claude',
-    brief: '0.23 answers one turn behind after a stop: Reins restarts it',
     outOfStep: 'restart',
   },
   {
@@ -101,7 +96,6 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     handling: 'Answers every pending permission `cancelled` before it cancels.',
     scenarios: ['permission-pending'],
     preset: 'gemini',
-    brief: 'never answers a cancelled prompt while a permission is pending: Reins answers those first',
   },
   {
     agent: 'qwen',
@@ -111,7 +105,6 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     handling: 'Answers every pending permission `cancelled` before it cancels.',
     scenarios: ['permission-pending'],
     preset: 'qwen',
-    brief: 'never answers a cancelled prompt while a permission is pending: Reins answers those first',
   },
   {
     agent: 'OpenCode',
@@ -121,7 +114,6 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     handling: 'Waits for the answer (the settle budget is 10 s).',
     scenarios: ['slow-unwind'],
     preset: 'opencode',
-    brief: 'takes up to a second or two to confirm a cancel',
   },
   {
     agent: 'pi-acp',
@@ -131,7 +123,6 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     handling: 'Never takes `pi` for a leftover.',
     scenarios: ['own-session-process'],
     preset: 'pi',
-    brief: 'talks to its own pi child for the whole session',
   },
   {
     agent: 'any agent that advertises steering',
@@ -151,9 +142,9 @@ export function knownRows(info: AgentInfo): KnownAgent[] {
   return KNOWN_AGENTS.filter((k) => k.name?.test(info?.name ?? '') && (!k.version || k.version.test(info?.version ?? '')));
 }
 
-/** What the picker says of a preset's behaviour around a cancel: its row's `brief`. */
-export function presetBrief(preset: string): string | undefined {
-  return KNOWN_AGENTS.find((k) => k.preset === preset)?.brief;
+/** The row about a preset (agents/presets.ts), by the preset's name. */
+export function presetRow(preset: string): KnownAgent | undefined {
+  return KNOWN_AGENTS.find((k) => k.preset === preset);
 }
 
 /** The README's table, from the rows (checked against the README by a test). */

@@ -265,6 +265,13 @@ export class AgentRuntime {
     return this.turns.respondPermission(id, optionId);
   }
 
+  /** Permission request `id` cannot be shown (`why`): answered `cancelled` at once, and logged. */
+  refusePermission(id: string, why: string): boolean {
+    const refused = this.turns.permissions.refuse(id, why);
+    if (refused) this.options.log.warn(`agent ${this.name}: answered permission request ${id} cancelled: Reins cannot show it (${why})`);
+    return refused;
+  }
+
   /** End the tool processes the last stop found still running (only those, if still the same). */
   endLeftovers(): Promise<ProcessInfo[]> {
     return this.turns.endLeftovers();

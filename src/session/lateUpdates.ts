@@ -44,12 +44,16 @@ export class LateUpdates {
     this.stopped = undefined;
   }
 
-  /** Where `update` goes; what it names is remembered for the turn it is given to. */
-  place(update: SessionUpdate): Placement {
+  /**
+   * Where `update` of session `sessionId` goes; what it names is remembered for the turn it is
+   * given to. A name is a session's own: another session's tool call of the same id is not the
+   * stopped turn's.
+   */
+  place(update: SessionUpdate, sessionId = ''): Placement {
     const names = namesOf(update);
     if (!names) return NOT_LATE;
     const { stopped, current } = this;
-    const id = names.id;
+    const id = names.id === undefined ? undefined : JSON.stringify([sessionId, names.id]);
     // An update that names nothing (no message id) cannot be told apart: the running turn's.
     const ofStopped = id !== undefined && stopped !== undefined && names.of(stopped).has(id) && !(current && names.of(current).has(id));
     if (ofStopped) return { late: true, turnId: stopped.turnId, before: stopped.next };

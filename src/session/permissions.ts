@@ -16,11 +16,19 @@ export interface PermissionResolved {
   cancelled: boolean;
   /** The agent withdrew the request itself (`$/cancel_request`); it was answered -32800. */
   withdrawn?: boolean;
+  /** Reins could not show it, so answered it `cancelled` at once: why. */
+  unshown?: string;
 }
+
+/**
+ * Requests held so far by any agent of this extension host: a request's id is never one an
+ * earlier agent process gave (each holds its own Permissions), so an answer from the panel, or
+ * the panel's entry for it, can only be that request's.
+ */
+let issued = 0;
 
 export class Permissions {
   private readonly pending = new Map<string, { pending: PendingPermission; answer: Deferred<RequestPermissionResponse> }>();
-  private seq = 0;
 
   private readonly _onRequest = new Emitter<PendingPermission>();
   readonly onRequest = this._onRequest.event;
@@ -37,7 +45,7 @@ export class Permissions {
 
   /** Hold a request for `turnId` until it is answered, cancelled, or withdrawn (`signal`). */
   hold(turnId: number, request: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse> {
-    const id = `perm-${++this.seq}`;
+    const id = `perm-${++issued}`;
     const pending: PendingPermission = { id, turnId, request };
     const answer = new Deferred<RequestPermissionResponse>();
     this.pending.set(id, { pending, answer });
@@ -53,6 +61,16 @@ export class Permissions {
     this.pending.delete(id);
     entry.answer.resolve({ outcome: { outcome: 'cancelled' } });
     this._onResolved.fire({ id, cancelled: true, withdrawn: true });
+  }
+
+  /** Reins cannot show request `id` (`why`): answered `cancelled` now rather than left waiting unseen. */
+  refuse(id: string, why: string): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.pending.delete(id);
+    entry.answer.resolve({ outcome: { outcome: 'cancelled' } });
+    this._onResolved.fire({ id, cancelled: true, unshown: why });
+    return true;
   }
 
   respond(id: string, optionId: string): boolean {

@@ -1,6 +1,7 @@
 // The transcript as it is kept for the next window (a reload, or VS Code closed and opened):
 // bounded, and made true for a window in which the agent process that showed it is gone. Pure.
 import type { TranscriptEntry } from '../shared/messages';
+import { stopUnfinished } from './planItems';
 
 export interface SavedTranscript {
   version: 1;
@@ -41,7 +42,7 @@ export function saveTranscript(entries: readonly TranscriptEntry[], limits: Save
 
 /**
  * What a new window shows of a saved transcript: a permission request that was never answered
- * can no longer be (its agent is gone), tools that had not finished never will, and
+ * can no longer be (its agent is gone), tools and plan items that had not finished never will, and
  * Check Again / Force Stop / End Them act on a process that no longer exists.
  */
 export function restorable(saved: unknown): TranscriptEntry[] {
@@ -51,6 +52,7 @@ export function restorable(saved: unknown): TranscriptEntry[] {
     if (!entry || typeof entry !== 'object' || typeof entry.id !== 'string' || typeof entry.kind !== 'string') continue;
     if (entry.kind === 'permission' && entry.resolved === undefined) out.push({ ...entry, resolved: 'cancelled' });
     else if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) out.push({ ...entry, status: 'cancelled' });
+    else if (entry.kind === 'plan' && Array.isArray(entry.items)) out.push({ ...entry, items: stopUnfinished(entry.items) });
     else if (entry.kind === 'notice' && entry.actions?.some((a) => PROCESS_ACTIONS.has(a.action))) {
       const actions = entry.actions.filter((a) => !PROCESS_ACTIONS.has(a.action));
       out.push({ ...entry, actions: actions.length > 0 ? actions : undefined });

@@ -13,6 +13,8 @@ import type { Disposable } from '../util/disposable';
 
 /** What this needs of the transcript. */
 export interface CardSink {
+  /** The card (its entry id) that shows the agent's tool call `toolCallId` of `sessionId`. */
+  cardId(sessionId: string, toolCallId: string): string | undefined;
   get(id: string): TranscriptEntry | undefined;
   upsert(entry: TranscriptEntry, keepStreaming?: boolean): void;
 }
@@ -27,7 +29,7 @@ export interface TerminalSource {
 const KEPT = 100;
 
 export class TerminalCards {
-  /** terminalId → the tool calls that embed it, and the other way. */
+  /** terminalId → the cards (entry ids) that embed it, and the other way: a tool call id may name another card later. */
   private readonly toolsOf = new Map<string, string[]>();
   private readonly terminalsOf = new Map<string, string[]>();
   private readonly latest = new Map<string, TerminalView>();
@@ -38,13 +40,15 @@ export class TerminalCards {
   noteUpdate(notification: SessionNotification): void {
     const u = notification.update;
     if (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update') return;
+    const card = this.sink.cardId(notification.sessionId, u.toolCallId);
+    if (card === undefined) return; // not shown
     for (const c of u.content ?? []) {
       if (c.type !== 'terminal' || typeof c.terminalId !== 'string') continue;
-      add(this.toolsOf, c.terminalId, u.toolCallId);
-      add(this.terminalsOf, u.toolCallId, c.terminalId);
+      add(this.toolsOf, c.terminalId, card);
+      add(this.terminalsOf, card, c.terminalId);
     }
     // The transcript has just rebuilt the card (a tool_call replaces it whole): show the output again.
-    if (this.terminalsOf.has(u.toolCallId)) this.refresh(u.toolCallId);
+    if (this.terminalsOf.has(card)) this.refresh(card);
   }
 
   /** A terminal's output changed. */
@@ -55,10 +59,10 @@ export class TerminalCards {
     for (const tool of this.toolsOf.get(view.terminalId) ?? []) this.refresh(tool);
   }
 
-  private refresh(toolCallId: string): void {
-    const entry = this.sink.get(toolCallId);
+  private refresh(card: string): void {
+    const entry = this.sink.get(card);
     if (entry?.kind !== 'tool') return; // not shown yet, or cleared (a new session)
-    const views = (this.terminalsOf.get(toolCallId) ?? []).map((id) => this.latest.get(id)).filter((v): v is TerminalView => v !== undefined);
+    const views = (this.terminalsOf.get(card) ?? []).map((id) => this.latest.get(id)).filter((v): v is TerminalView => v !== undefined);
     if (views.length === 0) return;
     const terminal: TerminalOutputView = {
       text: views.map((v) => v.text).join('\n'),

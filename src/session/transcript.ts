@@ -9,6 +9,7 @@
 import type { SessionNotification, SessionUpdate, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { Placement } from './lateUpdates';
 import type { PendingPermission } from './permissions';
+import { planItems, stopUnfinished } from './planItems';
 import { contentText, toolCardContent } from './toolContent';
 import type { FileMark, FileWriteView, TranscriptEntry, ToolStatus } from '../shared/messages';
 import { Emitter } from '../util/emitter';
@@ -32,6 +33,17 @@ export class Transcript {
   private thinking: { id: string; first: number; last: number } | undefined;
   /** The late entry that late streamed text continues (apart from the running turn's stream). */
   private lateStream: { id: string; kind: 'agent' | 'thought'; turnId: number } | undefined;
+  /**
+   * Each tool call's card, by whose it is: the agent process and the session it opened (a
+   * generation: the feed takes one per process and per session opened) that named it, the
+   * session's id, and its toolCallId. An agent's ids are only its own within one
+   * session of one process (a restarted process, a loaded or resumed session and another agent
+   * count theirs from the start again), so a card's id is the transcript's: the toolCallId when
+   * no entry holds that id yet, another one when one does. A reused toolCallId thus makes a new
+   * card and can never reach one from before.
+   */
+  private readonly cards = new Map<string, string>();
+  private generations = 0;
 
   /** `now`: the clock thoughts are timed by. */
   constructor(private readonly now: () => number = Date.now) {}
@@ -52,6 +64,7 @@ export class Transcript {
     this.planId = undefined;
     this.thinking = undefined;
     this.lateStream = undefined;
+    this.cards.clear();
     this._onOp.fire({ type: 'reset' });
   }
 
@@ -112,9 +125,41 @@ export class Transcript {
     return id;
   }
 
-  /** Apply one `session/update`; `placement`: a stopped turn's late one goes to that turn (lateUpdates.ts). */
-  apply(notification: SessionNotification, placement?: Placement): void {
+  /** A new agent process feeds this transcript: what it names is told apart from what earlier ones named. */
+  nextGeneration(): number {
+    return ++this.generations;
+  }
+
+  /** The id of the card that agent process `generation` shows tool call `toolCallId` of `sessionId` in, once there is one. */
+  cardId(sessionId: string, toolCallId: string, generation = 0): string | undefined {
+    return this.cards.get(cardKey(generation, sessionId, toolCallId));
+  }
+
+  /** The card's id for that tool call: the one it has, else a new one that no entry holds. */
+  private cardFor(generation: number, sessionId: string, toolCallId: string): string {
+    const key = cardKey(generation, sessionId, toolCallId);
+    const known = this.cards.get(key);
+    if (known !== undefined) return known;
+    const named = String(toolCallId);
+    let id = named;
+    for (let n = 2; this.byId.has(id); n++) id = `${named}~${n}`;
+    this.cards.set(key, id);
+    return id;
+  }
+
+  /**
+   * Apply one `session/update`; `placement`: a stopped turn's late one goes to that turn
+   * (lateUpdates.ts); `generation`: the agent process it came from (nextGeneration()).
+   */
+  apply(notification: SessionNotification, placement?: Placement, generation = 0): void {
     const u = notification.update;
+    if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
+      // The agent's id, renamed to its card's: only the transcript's ids go further.
+      const card = this.cardFor(generation, notification.sessionId, u.toolCallId);
+      const named = { ...u, toolCallId: card };
+      if (placement?.late) return this.applyLate(named, placement.turnId, placement.before);
+      return named.sessionUpdate === 'tool_call' ? this.upsert(this.toolCallEntry(named)) : this.toolUpdate(named);
+    }
     if (placement?.late) return this.applyLate(u, placement.turnId, placement.before);
     switch (u.sessionUpdate) {
       case 'agent_message_chunk':
@@ -123,10 +168,6 @@ export class Transcript {
         return this.stream('thought', contentText(u.content));
       case 'user_message_chunk':
         return this.userChunk(contentText(u.content), u.messageId ?? undefined);
-      case 'tool_call':
-        return this.upsert(this.toolCallEntry(u));
-      case 'tool_call_update':
-        return this.toolUpdate(u);
       case 'plan': {
         // One checklist per turn, updated in place: an update does not cut streamed text in two.
         const update = this.planId !== undefined && this.byId.has(this.planId);
@@ -176,16 +217,24 @@ export class Transcript {
     if (!known) this.lateStream = undefined;
     if (u.sessionUpdate === 'tool_call') this.upsert({ ...this.toolCallEntry(u), late: true }, keepStreaming, before);
     else if (u.sessionUpdate === 'tool_call_update') this.upsert({ ...this.toolUpdateEntry(u), late: true }, keepStreaming, before);
-    else if (u.sessionUpdate === 'plan') this.upsert({ kind: 'plan', id: this.nextId('p'), items: planItems(u.entries), late: true }, keepStreaming, before);
+    // Its turn has ended: what the late plan leaves undone is stopped.
+    else if (u.sessionUpdate === 'plan')
+      this.upsert({ kind: 'plan', id: this.nextId('p'), items: planItems(u.entries, true), late: true }, keepStreaming, before);
   }
 
   /**
-   * A permission request: shown inside the card of the tool call it asks about, made from the
-   * request's own tool call when the agent did not announce it first (what is being approved).
+   * A permission request: shown inside the card of the tool call it asks about (of agent process
+   * `generation`, in the request's session), made from the request's own tool call when the agent
+   * did not announce it first (what is being approved). Returns why it cannot be shown, if it
+   * cannot: then nothing was added, and the caller answers it `cancelled` (a request nobody sees
+   * would wait for ever).
    */
-  permission(p: PendingPermission): void {
+  permission(p: PendingPermission, generation = 0): string | undefined {
+    const cannot = unshowable(p, this.byId.get(p.id));
+    if (cannot) return cannot;
     const call = p.request.toolCall;
-    const toolCallId = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
+    const named = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
+    const toolCallId = named === undefined ? undefined : this.cardFor(generation, p.request.sessionId, named);
     if (toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
     this.upsert(
       withoutUndefined({
@@ -196,12 +245,14 @@ export class Transcript {
         toolCallId,
       }),
     );
+    return undefined;
   }
 
   /**
    * Show `entries` instead of what is shown now: a saved transcript after a window reload, or
-   * the conversation kept across a restart. Each gets an id of this transcript's own, so that a
-   * new agent process reusing a tool call id cannot overwrite a card from before. A permission
+   * the conversation kept across a restart. Each gets an id of this transcript's own, so that no
+   * id of a window before (a permission request's, counted from the start in each) can name an
+   * entry from then. A permission
    * request keeps pointing at its tool call's card under the card's new id (the panel shows it
    * inside that card); one whose card was not kept points nowhere.
    */
@@ -213,6 +264,17 @@ export class Transcript {
       if (entry.kind !== 'permission') this.upsert({ ...entry, id });
       else this.upsert(withoutUndefined({ ...entry, id, toolCallId: entry.toolCallId === undefined ? undefined : renamed.get(entry.toolCallId) }));
     }
+  }
+
+  /**
+   * The turn ended without the agent finishing its plan (a confirmed stop, a failure): the items
+   * it left pending or in progress are shown stopped (planItems.ts).
+   */
+  planEnded(): void {
+    const plan = this.planId === undefined ? undefined : this.byId.get(this.planId);
+    if (plan?.kind !== 'plan') return;
+    const items = stopUnfinished(plan.items);
+    if (items !== plan.items) this.upsert({ ...plan, items }, true);
   }
 
   /** Every tool call that had not finished is shown cancelled (the routine's step 2). */
@@ -333,16 +395,35 @@ export class Transcript {
     return entry;
   }
 
+  /** A new entry id; never one an entry holds (a card may carry the agent's own id, which could be any). */
   private nextId(prefix: string): string {
-    return `${prefix}${++this.seq}`;
+    let id: string;
+    do id = `${prefix}${++this.seq}`;
+    while (this.byId.has(id));
+    return id;
   }
 }
 
-type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
-
-function planItems(entries: Extract<SessionUpdate, { sessionUpdate: 'plan' }>['entries']): Extract<TranscriptEntry, { kind: 'plan' }>['items'] {
-  return entries.map((e) => ({ content: e.content, status: e.status, priority: e.priority }));
+function cardKey(generation: number, sessionId: string, toolCallId: string): string {
+  return JSON.stringify([generation, sessionId, toolCallId]);
 }
+
+/**
+ * Why permission request `p` cannot be shown (undefined: it can): a request with nothing to
+ * choose cannot be answered from the panel; an id that an entry holds already (`taken`) would
+ * put it on that entry instead.
+ */
+function unshowable(p: PendingPermission, taken: TranscriptEntry | undefined): string | undefined {
+  const options = p.request.options as unknown;
+  if (!Array.isArray(options) || options.length === 0) return 'it offered no answer to choose';
+  const named = (o: unknown) =>
+    typeof (o as { optionId?: unknown } | null)?.optionId === 'string' && typeof (o as { name?: unknown } | null)?.name === 'string';
+  if (!options.every(named)) return 'one of its answers has no id or no name';
+  if (taken) return `its id ${p.id} is taken by another entry of the transcript`;
+  return undefined;
+}
+
+type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
 
 function union(a: FileMark[], b: FileMark[]): FileMark[] {
   return [...a, ...b.filter((m) => !a.includes(m))];

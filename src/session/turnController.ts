@@ -84,6 +84,9 @@ export class TurnController {
       permissions: this.permissions,
       lastTurnStopped: () => this.lastTurnStopped,
     });
+    // A request held or answered changes what the panel says ("Waiting for you" while one waits).
+    this.permissions.onRequest(() => this._onDidChange.fire());
+    this.permissions.onResolved(() => this._onDidChange.fire());
   }
 
   /** Counters the tests and the log read: what was actually put on the wire. */

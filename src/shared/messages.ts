@@ -32,6 +32,8 @@ export interface PanelStatus {
   canSend: boolean;
   /** Stop button visible and enabled. */
   canStop: boolean;
+  /** The running turn waits for the user's answer to a permission request: "Waiting for you", not "Working". */
+  permissionPending: boolean;
   /** The session's mode, model, slash commands, title and usage (once a session exists). */
   session?: SessionView;
   /** Prompts waiting for the running turn to end by itself, in the order they go out. */
@@ -107,7 +109,25 @@ export type PanelAction =
   | 'signIn'
   | 'openSettings'
   | 'installAgent'
-  | 'copyInstall';
+  | 'copyInstall'
+  /** Manage Workspace Trust: an untrusted folder starts no agent. */
+  | 'manageTrust'
+  /** Open Folder: Reins needs one (a notification only: without a folder there is no panel). */
+  | 'openFolder';
+
+export type NoticeLevel = 'info' | 'warning' | 'error';
+
+/**
+ * A notice's button: the action the host runs, and its argument where the action takes one: the
+ * agent for installAgent / copyInstall (the folder's agent when absent), the sign-in method for
+ * signIn, the setting for openSettings. The host runs an action with an argument only if a notice
+ * of the conversation offers exactly that button.
+ */
+export interface NoticeAction {
+  action: PanelAction;
+  label: string;
+  arg?: string;
+}
 
 /**
  * Why a file the agent wrote deserves a look: writes need no approval, and these places change
@@ -165,6 +185,16 @@ export interface FileMatch {
   uri: string;
 }
 
+/**
+ * One entry of the agent's plan. `stopped`: pending or in progress when its turn ended without the
+ * agent finishing it (a confirmed stop, a failure): the panel's word, never the agent's (planItems.ts).
+ */
+export interface PlanItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed' | 'stopped';
+  priority?: string;
+}
+
 /** Came after its turn was stopped and ended (lateUpdates.ts): shown in that turn's part, labelled late. */
 interface Late {
   late?: true;
@@ -202,13 +232,13 @@ export type TranscriptEntry =
     }
   /** Every file the agent wrote since the prompt: one entry per turn, growing as it writes. */
   | { kind: 'files'; id: string; files: FileWriteView[] }
-  | ({ kind: 'plan'; id: string; items: { content: string; status: 'pending' | 'in_progress' | 'completed'; priority?: string }[] } & Late)
+  | ({ kind: 'plan'; id: string; items: PlanItem[] } & Late)
   | {
       kind: 'notice';
       id: string;
-      level: 'info' | 'warning' | 'error';
+      level: NoticeLevel;
       text: string;
-      actions?: { action: PanelAction; label: string }[];
+      actions?: NoticeAction[];
     };
 
 /** A prompt given back to the input box, with the files the user had attached to it (their chips). */
@@ -232,7 +262,14 @@ export type HostToWebview =
   /** Move focus to the input box. */
   | { type: 'focusInput' }
   /** The answer to `searchFiles` with the same `requestId`. */
-  | { type: 'fileMatches'; requestId: number; files: FileMatch[] };
+  | { type: 'fileMatches'; requestId: number; files: FileMatch[] }
+  /**
+   * What one flush of the host's outbox carries, in order (src/panel/outbox.ts): the webview
+   * applies it in one task, so what changed together is drawn in one frame. A stop's notice and
+   * the status that ends the stop came as two messages, and a frame between them showed both
+   * "Stopped — the agent confirmed" and "Stopping… waiting for the agent to confirm".
+   */
+  | { type: 'batch'; messages: HostToWebview[] };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -244,7 +281,8 @@ export type WebviewToHost =
   | { type: 'removeQueued'; id: number }
   | { type: 'stop' } // the Stop button or Escape in the panel
   | { type: 'permission'; requestId: string; optionId: string }
-  | { type: 'action'; action: PanelAction }
+  /** A notice's or the header's button; `arg`: the notice action's (NoticeAction). */
+  | { type: 'action'; action: PanelAction; arg?: string }
   /** The draft or scroll position changed (as saved in the webview state): the host carries it when the conversation moves. */
   | { type: 'uiState'; draft: string; scroll?: CarriedState['scroll'] }
   /** Open Diff on a tool card: the card's `diffs[index]` in VS Code's diff editor. */

@@ -11,7 +11,7 @@
 import * as assert from 'node:assert/strict';
 import type { TurnResult } from '../../src/session/turnMachine';
 import type { MemoryLogger } from '../../src/util/logger';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 import { PLAIN_ANSWER } from './fakeModel';
 import { measured, model } from './harness';
 
@@ -67,7 +67,7 @@ export async function assertAnsweredAfterStop(
 function turnTrace(log: MemoryLogger): string {
   const lines = log.lines;
   let from = lines.length - 1;
-  while (from > 0 && !/→ \S+ request session\/prompt /.test(lines[from])) from--;
+  while (from > 0 && !/→ \S+ request session\/prompt /.test(nth(lines, from, 'the log lines'))) from--;
   return lines
     .slice(from, from + 20)
     .map((s) => `  ${s.slice(0, 240)}`)

@@ -57,12 +57,14 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
   for (const d of [home, cwd, join(home, '.config'), join(home, '.cache'), join(home, '.local', 'share'), join(home, '.local', 'state')]) {
     mkdirSync(d, { recursive: true });
   }
+  const tmp = join(root, 'tmp');
+  const configHome = join(home, '.config');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
     USER: process.env.USER ?? 'root',
-    TMPDIR: join(root, 'tmp'),
-    XDG_CONFIG_HOME: join(home, '.config'),
+    TMPDIR: tmp,
+    XDG_CONFIG_HOME: configHome,
     XDG_CACHE_HOME: join(home, '.cache'),
     XDG_DATA_HOME: join(home, '.local', 'share'),
     XDG_STATE_HOME: join(home, '.local', 'state'),
@@ -71,7 +73,7 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
     // Marks every process the agent starts, so the suite can find leftovers through /proc.
     REINS_INTEROP_ROOT: root,
   };
-  mkdirSync(env.TMPDIR, { recursive: true });
+  mkdirSync(tmp, { recursive: true });
   const setup: AgentSetup = { name, pkg: p.pkg, version: p.version, command: binPath(name), args: [], env, cwd, root };
 
   if (name === 'codex') {
@@ -105,7 +107,7 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
     Object.assign(env, { CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'dummy', RUST_LOG: 'warn' });
   } else if (name === 'opencode') {
     // OpenAI-compatible Chat Completions; `ask` for edits and bash so permissions are requested.
-    const dir = join(env.XDG_CONFIG_HOME, 'opencode');
+    const dir = join(configHome, 'opencode');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'opencode.json'),

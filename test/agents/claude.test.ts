@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertAnsweredAfterStop, flaggedOutOfStep } from './afterStop';
 import { approveAll, finish, measured, model, selectedAgents, sleepsOf, startAgent, useRealAgents, type Live } from './harness';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
 
 /** A `sleep 37` that has run for a second, stopped with Reins' Stop; waits until it is gone. */
 async function stopDuringTool(l: Live) {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentRuntime, defaultRuntimeSettings, type PendingPermission, type RuntimeSettings } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
-import { sleep, waitFor } from '../helpers';
+import { nth, sleep, waitFor } from '../support/helpers';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';
 import { LONG_COMMAND, startFakeModel, type FakeModel } from './fakeModel';
 
@@ -96,7 +96,7 @@ export async function startAgent(name: AgentName, opts: StartOptions = {}): Prom
 /** Approve every permission request (allow once), for the scenarios that need the tool to run. */
 export function approveAll(rt: AgentRuntime): void {
   rt.onPermission((p: PendingPermission) => {
-    const allow = p.request.options.find((o) => o.kind === 'allow_once') ?? p.request.options[0];
+    const allow = p.request.options.find((o) => o.kind === 'allow_once') ?? nth(p.request.options, 0, 'the permission options');
     rt.respondPermission(p.id, allow.optionId);
   });
 }
@@ -167,10 +167,10 @@ export function promptOverlaps(log: MemoryLogger): string[] {
     const sent = /→ \S+ request session\/prompt #(\S+)/.exec(line);
     if (sent) {
       if (open.size > 0) overlaps.push(line.slice(0, 120));
-      open.add(sent[1]);
+      open.add(nth(sent, 1, 'the request id'));
     }
     const answered = /← .*#(\S+) to session\/prompt after/.exec(line);
-    if (answered) open.delete(answered[1]);
+    if (answered) open.delete(nth(answered, 1, 'the answered id'));
   }
   return overlaps;
 }

@@ -30,7 +30,7 @@ import {
   startAgent,
   useRealAgents,
 } from './harness';
-import { sleep, waitFor } from '../helpers';
+import { nth, sleep, waitFor } from '../support/helpers';
 
 /** Leftovers that are not the stopped turn's tool (`sleep 37` or a shell wrapper naming it):
  *  for claude the runtime's start-time scan also listed Claude Code's own cleanup,
@@ -234,7 +234,7 @@ describe('real agents: the stop routine', function () {
           // What must never be is a stop that did not settle (`abort-unverified`, the sabotage).
           assert.ok(report.outcome === 'aborted' || (report.outcome === 'completed' && report.evidence?.kind === 'answered'), JSON.stringify(report));
           if (report.outcome === 'completed') measured(name, 'permission pending: answered end_turn, not cancelled', 1);
-          assert.ok(answers.length === 1 && answers[0].includes('"outcome":"cancelled"'), `permission answered: ${JSON.stringify(answers)}`);
+          assert.ok(answers.length === 1 && nth(answers, 0, 'answers').includes('"outcome":"cancelled"'), `permission answered: ${JSON.stringify(answers)}`);
           assert.ok(!existsSync(join(setup.cwd, 'hello.txt')) || readFileSync(join(setup.cwd, 'hello.txt'), 'utf8') !== EDIT_CONTENT, 'the edit was not made');
           assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
 
@@ -269,7 +269,7 @@ describe('real agents: the stop routine', function () {
           // [\"info → … error -32601 \\\"Unhandled method fs/write_text_file\\\" #1 …\"]";
           // gemini: "AssertionError: 'old\\n' !== 'hello from the fake model\\n'".
           const replies = repliesTo(log, 'fs/write_text_file');
-          assert.ok(replies.length === 1 && replies[0].includes('response #'), `Reins answered the write: ${JSON.stringify(replies)}`);
+          assert.ok(replies.length === 1 && nth(replies, 0, 'replies').includes('response #'), `Reins answered the write: ${JSON.stringify(replies)}`);
         }
         await finish(this.test!.fullTitle());
       });

@@ -14,7 +14,7 @@ import { prepareAgent, repoRoot } from './agents';
 import { PLAIN_ANSWER, startFakeModel, type FakeModel } from './fakeModel';
 import { claudeCodeOf, processesOf, sleepsOf } from './harness';
 import { RawAcp } from './rawAcp';
-import { sleep, waitFor } from '../helpers';
+import { present, sleep, waitFor } from '../support/helpers';
 
 const short = (v: unknown) => JSON.stringify(v).slice(0, 400);
 
@@ -158,7 +158,7 @@ const RECOVERIES: Record<string, (a: Agent, model: FakeModel, slow: Slow) => Pro
 async function recovery(model: FakeModel, name: string) {
   const { a, slow } = await outOfStep(model);
   const t0 = Date.now();
-  const b = await RECOVERIES[name](a, model, slow);
+  const b = await present(RECOVERIES[name], `the recovery ${name}`)(a, model, slow);
   const recoverMs = Date.now() - t0;
   const answers: string[] = [];
   for (const tag of ['r1', 'r2']) {

@@ -2,7 +2,7 @@
 // selects (text, stall or a tool call in whichever tool the agent offered), and the SSE helpers
 // every wire writer shares. fakeModel.ts routes a request to a reader and a writer (wire*.ts).
 import type * as http from 'node:http';
-import { sleep } from '../helpers';
+import { nth, sleep } from '../support/helpers';
 
 /** PLAIN: short text. LONGCMD: shell `sleep 37`. EDIT: write hello.txt. SLOW: 40 chunks 250 ms
  *  apart. STALL: headers, then nothing until the client goes away. */
@@ -49,7 +49,7 @@ export function pickKeyword(userTexts: string[]): Keyword {
   // The latest user message that carries a keyword: agents add their own user messages
   // (environment context, reminders), which must not hide the prompt's keyword.
   for (let i = userTexts.length - 1; i >= 0; i--) {
-    const k = KEYWORDS.find((w) => userTexts[i].includes(w));
+    const k = KEYWORDS.find((w) => nth(userTexts, i, 'the user texts').includes(w));
     if (k) return k;
   }
   return 'OTHER';
@@ -127,7 +127,7 @@ export async function paced(res: http.ServerResponse, chunks: string[], interval
     if (res.destroyed || res.writableEnded) return false;
     if (i > 0 && intervalMs > 0) await sleep(intervalMs);
     if (res.destroyed || res.writableEnded) return false;
-    each(chunks[i]);
+    each(nth(chunks, i, 'the chunks'));
   }
   return true;
 }

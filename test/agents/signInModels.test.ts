@@ -16,6 +16,7 @@ import type { ConfigChoice } from '../../src/session/sessionConfig';
 import type { AgentName } from './agents';
 import { PLAIN_ANSWER } from './fakeModel';
 import { finish, measured, model, selectedAgents, startAgent, useRealAgents, type Live } from './harness';
+import { nth } from '../support/helpers';
 
 /** The kinds of sign-in method each pinned agent advertises (versions.json), in its order. */
 const METHOD_KINDS: Record<AgentName, SignInMethod['type'][]> = {
@@ -98,7 +99,7 @@ describe('real agents: sign-in methods and model choice', function () {
         assert.ok(option && config, `no model option among ${JSON.stringify(config?.summaries().map((o) => `${o.id}/${o.category ?? ''}`))}`);
         const askedBefore = await modelsAskedFor(l, 'before');
         const choices = config.choices(option.id);
-        const other = pickOther(choices, askedBefore[0]);
+        const other = pickOther(choices, nth(askedBefore, 0, 'the choices asked before'));
         assert.ok(other, `no other model the imitation serves among ${choices.map((c) => String(c.value)).join(', ')}`);
         const pick = String(other.value);
 

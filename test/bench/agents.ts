@@ -11,7 +11,7 @@ import { Transcript } from '../../src/session/transcript';
 import { silentLogger } from '../../src/util/logger';
 import { chunkTexts } from './data';
 import { fmtMs, fmtRate, fmtSpread, median, now, record } from './harness';
-import { sleep } from '../helpers';
+import { nth, sleep } from '../support/helpers';
 
 export const repo = path.resolve(__dirname, '../../..');
 export const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -44,7 +44,7 @@ export class RawClient {
         this.lines++;
         const msg = JSON.parse(line) as Json;
         for (let i = 0; i < this.waiters.length;) {
-          const w = this.waiters[i];
+          const w = nth(this.waiters, i, 'the waiters');
           if (w.until(msg)) {
             this.waiters.splice(i, 1);
             w.resolve(msg);

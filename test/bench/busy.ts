@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRuntime';
 import { silentLogger } from '../../src/util/logger';
 import { RawClient } from './agents';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 import { fmtSpread, median, record } from './harness';
 
 const busyAgent = path.join(__dirname, 'busyAgent.entry.js');

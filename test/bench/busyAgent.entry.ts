@@ -7,8 +7,9 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { present } from '../support/helpers';
 
-const [clearAfterMs, idleSignal, resultFile] = [Number(process.argv[2]), process.argv[3] === '1', process.argv[4]];
+const [clearAfterMs, idleSignal, resultFile] = [Number(process.argv[2]), process.argv[3] === '1', present(process.argv[4], 'the result file (argument 3)')];
 const wall = () => performance.timeOrigin + performance.now();
 const send = (msg: object) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
 

@@ -1,3 +1,4 @@
+import { nth } from '../support/helpers';
 // Realistic traffic for the benchmarks: the text of a long streamed answer cut into chunks as
 // model APIs cut them (a few characters to a few words), Markdown and code included, and
 // non-ASCII text (accents, typographic punctuation, CJK, emoji) so that 64 KiB reads split
@@ -113,7 +114,7 @@ export function cut(buf: Buffer, size: number): { chunks: Buffer[]; splitUtf8: n
   for (let i = 0; i < buf.length; i += size) {
     chunks.push(buf.subarray(i, Math.min(buf.length, i + size)));
     // A continuation byte (10xxxxxx) right after the cut: the cut is inside a character.
-    if (i > 0 && (buf[i] & 0xc0) === 0x80) splitUtf8++;
+    if (i > 0 && (buf.readUInt8(i) & 0xc0) === 0x80) splitUtf8++;
   }
   return { chunks, splitUtf8 };
 }
@@ -180,7 +181,7 @@ export function traffic(n: number): { bytes: Buffer; count: number; toolOutputs:
       };
       lines.push(JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { sessionId: SESSION_ID, update } }));
     } else {
-      lines.push(JSON.stringify(chunkNotification(texts[i])));
+      lines.push(JSON.stringify(chunkNotification(nth(texts, i, 'the texts'))));
     }
   }
   return { bytes: Buffer.from(lines.join('\n') + '\n', 'utf8'), count: n, toolOutputs };

@@ -16,7 +16,7 @@ import { ProtocolTracer } from '../../src/acp/trace';
 import { silentLogger } from '../../src/util/logger';
 import { clientMessages, cut, sourceFile, traffic } from './data';
 import { alternate, fmtSpread, gc, MB, median, record } from './harness';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 const READ_SIZE = 64 * 1024;
 
@@ -206,9 +206,9 @@ export async function benchPeak(selfArgs: string[], megabytes: number, runs: num
     const file = path.join(dir, 'line.json');
     writeFileSync(file, line);
     const size = Buffer.byteLength(line);
-    const growth: Record<string, number[]> = { floor: [], sdk: [], reins: [] };
+    const growth = { floor: [] as number[], sdk: [] as number[], reins: [] as number[] };
     for (let i = 0; i < runs; i++) {
-      for (const name of Object.keys(growth)) growth[name].push(await runPeak(selfArgs, name, file));
+      for (const [name, peaks] of Object.entries(growth)) peaks.push(await runPeak(selfArgs, name, file));
     }
     // In multiples of the message's size, the unit of the target.
     const times = (xs: number[]) => xs.map((b) => b / size);

@@ -2,6 +2,7 @@
 // measured in the same run, and judged only as a ratio (or, for memory, a size) against it:
 // absolute times on a shared 2-core machine say little, the ratio says what Reins adds.
 import { performance } from 'node:perf_hooks';
+import { nth } from '../support/helpers';
 
 export interface Row {
   /** Short name, e.g. "framing (reader)". */
@@ -40,12 +41,14 @@ export function now(): number {
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+  // An empty list has no median: NaN, which the report prints as such.
+  const at = (i: number) => s[i] ?? Number.NaN;
+  return s.length % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 }
 
 export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
 }
 
 export interface Spread {
@@ -80,7 +83,7 @@ export async function alternate<K extends string>(rounds: number, fns: Record<K,
   for (const n of names) await fns[n]();
   for (let i = 0; i < rounds; i++) {
     for (let k = 0; k < names.length; k++) {
-      const n = names[(i + k) % names.length];
+      const n = nth(names, (i + k) % names.length, 'the names');
       gc();
       const t = now();
       await fns[n]();
@@ -116,10 +119,10 @@ export function fmtMs(ms: number): string {
 export function printTable(): void {
   const head = ['benchmark', 'Reins', 'baseline', 'ratio', 'target', 'result'];
   const body = rows.map((r) => [r.name, r.reins, r.baseline, fmtRatio(r.ratio), r.target, r.pass === undefined ? 'info' : r.pass ? 'PASS' : 'FAIL']);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells
-      .map((c, i) => c.padEnd(widths[i]))
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
   console.log('');

@@ -14,7 +14,7 @@ import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { ReinsApi } from '../../src/api';
 import { readRecord, received, type RecordEntry } from '../fixtures/scriptedAgent/records';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 import { RawClient } from './agents';
 import { chunkTexts } from './data';
 

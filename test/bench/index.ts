@@ -18,6 +18,7 @@ import { benchTranscript } from './micro';
 import { benchMarkdownStream } from './markdownStream';
 import { benchWebview } from './webview';
 import { benchWebviewScroll } from './webviewScroll';
+import { nth } from '../support/helpers';
 
 const RESPAWNED = 'REINS_BENCH_GC';
 
@@ -29,7 +30,7 @@ async function main(): Promise<number> {
     return 0;
   }
   if (childAt >= 0 && args[childAt + 1] === 'peak') {
-    await peakChild(args[childAt + 2], args[childAt + 3]);
+    await peakChild(nth(args, childAt + 2, 'the framer (peak <framer> <file>)'), nth(args, childAt + 3, 'the file (peak <framer> <file>)'));
     return 0;
   }
 

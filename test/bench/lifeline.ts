@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/util/logger';
 import { agentJs, repo } from './agents';
 import { chunkTexts } from './data';
 import { fmtMs, fmtRate, fmtSpread, median, now, record } from './harness';
-import { sleep } from '../helpers';
+import { nth, sleep } from '../support/helpers';
 
 // Start: the agent's own start is ~100 ms of Node; the watchdog's fork/exec and its Node
 // starting on the other core may add a little. 1.5× or +30 ms, whichever is larger.
@@ -41,7 +41,7 @@ async function once(args: string[], cwd: string, stream: boolean, n = 0): Promis
     buffered = parts.pop()!;
     for (const line of parts) {
       lines++;
-      for (let i = waiters.length - 1; i >= 0; i--) if (waiters[i].until(line)) waiters.splice(i, 1)[0].resolve();
+      for (let i = waiters.length - 1; i >= 0; i--) if (nth(waiters, i, 'waiters').until(line)) nth(waiters.splice(i, 1), 0, 'waiters.splice(i, 1)').resolve();
     }
   });
   const lineWith = (text: string) => new Promise<void>((resolve) => waiters.push({ until: (l) => l.includes(text), resolve }));

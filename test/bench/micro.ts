@@ -4,6 +4,7 @@ import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { Transcript } from '../../src/session/transcript';
 import { chunkNotification, chunkTexts } from './data';
 import { alternate, fmtMs, fmtRate, fmtSpread, gc, hasGc, median, record } from './harness';
+import { nth } from '../support/helpers';
 
 // Appending to the streamed entry is a type switch, a map lookup, a string append and one
 // event (the panel host listens). The baseline is a bare `s += text`, a few nanoseconds, so
@@ -88,7 +89,7 @@ export async function benchTranscript(n: number, heapChunks: number): Promise<vo
   const heapOf = (fills: (() => unknown)[]): number[][] => {
     for (const fill of fills) grow(fill);
     const runs = fills.map(() => [] as number[]);
-    for (let i = 0; i < 5; i++) fills.forEach((fill, k) => runs[k].push(grow(fill)));
+    for (let i = 0; i < 5; i++) fills.forEach((fill, k) => nth(runs, k, 'the runs').push(grow(fill)));
     return runs;
   };
   const plainFill = () => {
@@ -105,7 +106,7 @@ export async function benchTranscript(n: number, heapChunks: number): Promise<vo
     for (const line of lines) transcript.apply(JSON.parse(line) as SessionNotification);
     return transcript;
   };
-  const [plainRuns, reinsRuns] = heapOf([plainFill, reinsFill]);
+  const [plainRuns = [], reinsRuns = []] = heapOf([plainFill, reinsFill]);
   const heapPlain = median(plainRuns);
   const heapReins = median(reinsRuns);
   const kb = (b: number) => `${(b / 1024).toFixed(0)} KiB`;

@@ -6,6 +6,7 @@
 // sampled every few ms for every renderer process's main thread (its tid is its pid).
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { nth } from '../support/helpers';
 
 interface Sample {
   /** Wall-clock ms (performance.timeOrigin + now), the clock the frame's stalls are mapped to. */
@@ -46,7 +47,7 @@ export function sampleRenderers(): SchedSampler {
     const t = performance.timeOrigin + performance.now();
     for (const file of files) {
       try {
-        const [ran, waited] = buffer
+        const [ran = Number.NaN, waited = Number.NaN] = buffer
           .toString('latin1', 0, readSync(file.fd, buffer, 0, buffer.length, 0))
           .split(' ')
           .map(Number);
@@ -65,7 +66,7 @@ export function sampleRenderers(): SchedSampler {
       clearInterval(timer);
       take();
       for (const file of files) closeSync(file.fd);
-      const ran = (xs: Sample[]) => (xs.length ? xs[xs.length - 1].ranMs - xs[0].ranMs : 0);
+      const ran = (xs: Sample[]) => (xs.length ? nth(xs, xs.length - 1, 'xs').ranMs - nth(xs, 0, 'xs').ranMs : 0);
       result = files.map((f) => f.samples).sort((a, b) => ran(b) - ran(a))[0] ?? [];
       return result;
     },
@@ -89,9 +90,9 @@ export function shareOf(samples: Sample[], origin: number, stalls: [number, numb
 function at(samples: Sample[], t: number, key: 'ranMs' | 'waitedMs'): number {
   const i = samples.findIndex((s) => s.t >= t);
   if (i < 0) return samples[samples.length - 1]?.[key] ?? 0;
-  if (i === 0) return samples[0][key];
   const a = samples[i - 1];
-  const b = samples[i];
+  const b = nth(samples, i, 'the samples');
+  if (a === undefined) return b[key];
   return a[key] + ((b[key] - a[key]) * (t - a.t)) / Math.max(1e-9, b.t - a.t);
 }
 

@@ -103,7 +103,8 @@ function summarise(profile: CpuProfile): string {
   profile.samples.forEach((id, i) => {
     const frame = byId.get(id)!;
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
-    const script = frame.url ? frame.url.split('?')[0].split('/').slice(-1)[0] : frame.functionName;
+    // The script's file name, without its folder and query.
+    const script = frame.url ? ((frame.url.split('?')[0] ?? '').split('/').pop() ?? '') : frame.functionName;
     perScript.set(script, (perScript.get(script) ?? 0) + ms);
     const fn = `${frame.functionName || '(anonymous)'} ${script}:${frame.lineNumber}`;
     perFunction.set(fn, (perFunction.get(fn) ?? 0) + ms);

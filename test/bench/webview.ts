@@ -18,6 +18,7 @@ import { traced } from './trace';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 import { collectHeap, fmt, gaps, openProbedPanel, OWN_RENDERER, READ, RESET, type CodeServerLib, type Collected, type Window } from './panelProbe';
+import { nth } from '../support/helpers';
 
 // The issue's targets (issue 11, group 5).
 const GAP_P99_MAX_MS = 33;
@@ -125,7 +126,12 @@ function floodSent(recordFile: string): { ms?: number } | undefined {
 const QUIET_MS = 500;
 /** The run whose figure (`figures[i]` is run i's) is the median, the lower one of an even count. */
 function runWithMedian(runs: StreamRun[], figures: number[]): StreamRun {
-  return runs[figures.indexOf([...figures].sort((a, b) => a - b)[Math.floor((figures.length - 1) / 2)])];
+  const median = nth(
+    [...figures].sort((a, b) => a - b),
+    Math.floor((figures.length - 1) / 2),
+    'the figures',
+  );
+  return nth(runs, figures.indexOf(median), 'the runs');
 }
 /** The most the main thread ran within any of these stalls (0 when there were none). */
 const mostRan = (shares: StallShare[]): number => Math.max(0, ...shares.map((s) => s.ranMs));
@@ -231,7 +237,7 @@ async function streamOnce(lib: CodeServerLib, seconds: number, perSecond: number
 function report(runs: StreamRun[], count: number): void {
   const n = runs.length;
   const each = (xs: number[], unit = 'ms') => `${xs.map((x) => x.toFixed(1)).join(' / ')} ${unit}`;
-  const first = runs[0]; // runs ≥ 1
+  const first = nth(runs, 0, 'the runs');
   const proven = runs.filter((r) => r.probeOk).length;
   record({
     name: 'webview probe: a 150 ms block seen',

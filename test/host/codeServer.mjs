@@ -10,19 +10,23 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureCodeServer, hostEnv, vscodeOptionArgs } from './installCodeServer.mjs';
 
 // ---- cleanup that also runs on Ctrl-C, kill and crashes ---------------------------------
-const cleanups = new Set();
+// Each cleanup with what it stops, so that a Ctrl-C says what it is stopping.
+const cleanups = new Map();
 /** True once a signal or crash started the shutdown (callers then just let it finish). */
 export let shuttingDown = false;
-/** Registers fn to run on cleanupAll() / SIGINT / SIGTERM / uncaught errors; returns an unregister. */
-export function onCleanup(fn) {
-  cleanups.add(fn);
+/**
+ * Registers fn to run on cleanupAll() / SIGINT / SIGTERM / uncaught errors; returns an unregister.
+ * `what` (e.g. "code-server", "browser") is named in the line a signal prints.
+ */
+export function onCleanup(fn, what) {
+  cleanups.set(fn, what);
   return () => cleanups.delete(fn);
 }
 let cleaning = null;
 /** Runs every registered cleanup once; concurrent callers (signal handler + main) share one run. */
 export function cleanupAll() {
   cleaning ??= (async () => {
-    const fns = [...cleanups].reverse(); // last started, first stopped (browser before server)
+    const fns = [...cleanups.keys()].reverse(); // last started, first stopped (browser before server)
     cleanups.clear();
     for (const fn of fns) {
       try {
@@ -44,7 +48,8 @@ function installSignalHandlers() {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.once(sig, () => {
       shuttingDown = true;
-      console.error(`[host] ${sig}: stopping code-server and browser…`);
+      const what = [...new Set([...cleanups.values()].filter(Boolean))].reverse();
+      if (what.length) console.error(`[host] ${sig}: stopping ${what.join(' and ')}…`);
       cleanupAll().finally(() => process.exit(128 + os.constants.signals[sig]));
     });
   }
@@ -89,8 +94,11 @@ const USER_SETTINGS = {
 };
 
 /**
- * Starts code-server on 127.0.0.1 serving `folder`. `env` is added to the server's environment,
- * which the extension host inherits exactly (force-disable-user-env).
+ * Starts code-server on 127.0.0.1 serving `folder`, driven for tests: VS Code's smoke-test driver
+ * on (the workbench then honours a payload's extensionDevelopmentPath / extensionTestsPath, and
+ * drops toasts: notifications reach only the notification centre), scratch user data removed at
+ * stop. `npm start` runs code-server as a user would instead (scripts/userHost.mjs). `env` is
+ * added to the server's environment, which the extension host inherits exactly (force-disable-user-env).
  * Returns { port, url, pid, scratch, output(), stop() }.
  */
 export async function startCodeServer({
@@ -105,7 +113,6 @@ export async function startCodeServer({
 } = {}) {
   installSignalHandlers();
   const paths = await ensureCodeServer();
-  port ??= await freePort(host);
   const scratch = mkdtempSync(join(tmpdir(), 'reins-host-'));
   const ud = join(scratch, 'user-data');
   mkdirSync(join(ud, 'User'), { recursive: true });
@@ -117,13 +124,6 @@ export async function startCodeServer({
   }
 
   const args = [
-    paths.codeServerEntry,
-    '--bind-addr',
-    `${host}:${port}`,
-    '--auth',
-    'none',
-    '--disable-telemetry',
-    '--disable-update-check',
     // workspaceTrust: as a user has it, so that the folder opens untrusted (test/integration/trust.test.ts).
     ...(workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
@@ -146,8 +146,25 @@ export async function startCodeServer({
     XDG_CACHE_HOME: join(scratch, 'xdg', 'cache'),
     ...env,
   };
+  const removeScratch = () => {
+    if (!process.env.REINS_KEEP_SCRATCH) rmSync(scratch, { recursive: true, force: true });
+  };
+  const server = await launchCodeServer({ paths, args, env: serverEnv, host, port, verbose, afterStop: removeScratch });
+  return { ...server, scratch };
+}
+
+/**
+ * Runs code-server (`args` after its address and auth flags) in a process group of its own and
+ * waits until it answers; every way out (stop(), Ctrl-C, a crash, exit) ends the whole group.
+ * `onLine` sees each line it prints; `afterStop` runs once it is gone (also at exit).
+ * Returns { port, host, url, pid, env, output(), exited, stop() }.
+ */
+export async function launchCodeServer({ paths, args, env, host = '127.0.0.1', port, verbose = false, onLine, afterStop = () => {} }) {
+  installSignalHandlers();
+  port ??= await freePort(host);
+  const fullArgs = [paths.codeServerEntry, '--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...args];
   // detached = own process group, so kill(-pid) also ends the extension host and pty host.
-  const child = spawn(paths.node, args, { detached: true, env: serverEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(paths.node, fullArgs, { detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];
   const collect = (chunk) => {
     for (const line of String(chunk).split('\n')) {
@@ -155,6 +172,7 @@ export async function startCodeServer({
       lines.push(line);
       if (lines.length > 400) lines.shift();
       if (verbose) console.log(`[code-server] ${line}`);
+      onLine?.(line);
     }
   };
   child.stdout.on('data', collect);
@@ -171,7 +189,7 @@ export async function startCodeServer({
   };
   const lastResort = () => {
     killGroup('SIGKILL');
-    rmSync(scratch, { recursive: true, force: true });
+    afterStop();
   };
   exitHooks.add(lastResort);
   const stop = async () => {
@@ -185,9 +203,9 @@ export async function startCodeServer({
     // The extension host outlives code-server on SIGTERM (seen): always finish the group off.
     killGroup('SIGKILL');
     exitHooks.delete(lastResort);
-    if (!process.env.REINS_KEEP_SCRATCH) rmSync(scratch, { recursive: true, force: true });
+    afterStop();
   };
-  const unregister = onCleanup(stop);
+  const unregister = onCleanup(stop, 'code-server');
 
   const url = `http://${host}:${port}`;
   const deadline = Date.now() + 90_000;
@@ -205,7 +223,7 @@ export async function startCodeServer({
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { port, host, url, pid: child.pid, scratch, env: serverEnv, output: () => lines.slice(), exited: exitPromise, stop };
+  return { port, host, url, pid: child.pid, env, output: () => lines.slice(), exited: exitPromise, stop };
 }
 
 /** Workbench URL that opens `folder` (or a `.code-workspace` file, `workspace`) and loads an unpacked extension (and, optionally, a suite). */
@@ -273,12 +291,22 @@ export function chromiumPath() {
 /**
  * Launches Debian's Chromium headless with a fresh profile; returns { context, page, close() }.
  * `args`: more of Chromium's flags; `bypassCSP`: pages' Content-Security-Policy not enforced
- * (Playwright's option); `preferences`: the profile's Chromium preferences, written before launch.
+ * (Playwright's option); `preferences`: the profile's Chromium preferences, written before launch;
+ * `profile`: a profile folder the caller keeps (the same browser again: VS Code for the web keeps
+ * an extension's globalState in the browser), instead of a fresh one removed at close.
  */
-export async function launchBrowser({ headless = true, viewport = { width: 1400, height: 900 }, args = [], bypassCSP = false, preferences } = {}) {
+export async function launchBrowser({
+  headless = true,
+  viewport = { width: 1400, height: 900 },
+  args = [],
+  bypassCSP = false,
+  preferences,
+  scrollbars = false,
+  profile: kept,
+} = {}) {
   installSignalHandlers();
   const { chromium } = await import('playwright-core');
-  const profile = mkdtempSync(join(tmpdir(), 'reins-chromium-'));
+  const profile = kept ?? mkdtempSync(join(tmpdir(), 'reins-chromium-'));
   if (preferences) {
     mkdirSync(join(profile, 'Default'), { recursive: true });
     writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify(preferences));
@@ -293,6 +321,8 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
+    // Playwright hides scrollbars in headless mode (--hide-scrollbars): `scrollbars` shows them, as a user's browser does.
+    ...(scrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -305,7 +335,9 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
       ...args,
     ],
   });
-  const removeProfile = () => rmSync(profile, { recursive: true, force: true });
+  const removeProfile = () => {
+    if (!kept) rmSync(profile, { recursive: true, force: true });
+  };
   exitHooks.add(removeProfile); // Playwright itself kills the browser when we exit
   const close = async () => {
     unregister();
@@ -313,7 +345,7 @@ export async function launchBrowser({ headless = true, viewport = { width: 1400,
     exitHooks.delete(removeProfile);
     removeProfile();
   };
-  const unregister = onCleanup(close);
+  const unregister = onCleanup(close, 'browser');
   const page = context.pages()[0] ?? (await context.newPage());
   return { context, page, close };
 }

@@ -10,8 +10,8 @@
 //        the oldest VS Code `engines.vscode` accepts); default DEFAULT_CODE_SERVER_VERSION.
 //      REINS_HOST_CACHE = cache folder (default <repo>/.vscode-test/code-server-<version>).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const DEFAULT_CODE_SERVER_VERSION = '4.139.1';
@@ -246,7 +246,7 @@ export function hostInstalled() {
  * Seeds that folder (inside the cache; TMPDIR points there during the install) with an archive
  * holding the rg of the npm package @vscode/ripgrep-universal. Returns that TMPDIR.
  */
-async function seedRipgrep(paths, npmEnv, stdio) {
+async function seedRipgrep(paths, npmEnv, stdio, log) {
   const { pkg, tag } = KNOWN[CODE_SERVER_VERSION].ripgrep;
   const target = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' }[process.arch];
   if (process.platform !== 'linux' || !target) throw new Error(`code-server@${CODE_SERVER_VERSION} can be installed offline on Linux x64/arm64 only`);
@@ -267,7 +267,17 @@ async function seedRipgrep(paths, npmEnv, stdio) {
   return tmp;
 }
 
-/** Installs Node and code-server into the cache unless already there; returns hostPaths(). */
+/** Where a quiet install writes what it did: beside the cache, which an install starts by removing. */
+export function installLogPath(paths = hostPaths()) {
+  return join(dirname(paths.dir), `${basename(paths.dir)}.install.log`);
+}
+
+/**
+ * Installs Node and code-server into the cache unless already there; returns hostPaths().
+ * quiet: everything the install prints (npm's, the native builds' compiler warnings, the
+ * postinstall's) goes to installLogPath() instead, and is shown only when the install fails:
+ * the error then names the log and ends with its last lines.
+ */
 export async function ensureCodeServer({ quiet = false } = {}) {
   const paths = hostPaths();
   if (isComplete(paths)) return paths;
@@ -278,59 +288,73 @@ export async function ensureCodeServer({ quiet = false } = {}) {
   await ensurePrerequisites('host');
   return withLock(paths.dir, async () => {
     if (isComplete(paths)) return paths; // someone else finished while we waited
-    const started = Date.now();
-    const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
-    // Half-finished installs are not trusted: start over.
-    rmSync(paths.dir, { recursive: true, force: true });
-    const nodeFolder = join(paths.dir, `node${nodeVersion()}`);
-    for (const d of [nodeFolder, join(paths.dir, 'server'), paths.xdg]) mkdirSync(d, { recursive: true });
-    const npmQuiet = ['--no-audit', '--no-fund', '--no-save', '--loglevel=warn'];
-    const stdio = quiet ? 'ignore' : 'inherit';
-    // A nested npm must not take the outer npm's variables (`npm test` runs us) as its own
-    // configuration: see cleanNpmEnv. The cached Node goes first on PATH, so /usr/bin/npm runs on it.
-    const npmEnv = { ...hostEnv(paths, cleanNpmEnv()), npm_config_update_notifier: 'false' };
-
-    const nodePackage = `node-${process.platform}-${process.arch}@${nodeVersion()}`;
-    log(`installing ${nodePackage} into ${nodeFolder}`);
-    writeFileSync(join(nodeFolder, 'package.json'), '{"private":true}\n');
-    await run('npm', ['install', nodePackage, ...npmQuiet], { cwd: nodeFolder, env: npmEnv, stdio });
-    log(`node ${await capture(paths.node, ['--version'])} ready (${secs()})`);
-
-    const ripgrepTmp = KNOWN[CODE_SERVER_VERSION]?.ripgrep ? await seedRipgrep(paths, npmEnv, stdio) : undefined;
-
-    log(`installing code-server@${CODE_SERVER_VERSION} (builds native modules; takes a few minutes)…`);
-    writeFileSync(join(paths.dir, 'server', 'package.json'), '{"private":true}\n');
-    const env = {
-      ...npmEnv,
-      // Without nodedir node-gyp downloads headers from the internet, which is not reachable.
-      npm_config_nodedir: paths.nodeDir,
-      // Older code-servers check for it as root; npm 7+ no longer knows it (and says so otherwise).
-      ...(process.getuid?.() === 0 && (KNOWN[CODE_SERVER_VERSION] ? KNOWN[CODE_SERVER_VERSION].unsafePerm === true : true)
-        ? { npm_config_unsafe_perm: 'true' }
-        : {}),
-      ...(ripgrepTmp ? { TMPDIR: ripgrepTmp } : {}),
-      ...(KNOWN[CODE_SERVER_VERSION]?.cxxflags ? { CXXFLAGS: `${process.env.CXXFLAGS ?? ''} ${KNOWN[CODE_SERVER_VERSION].cxxflags}`.trim() } : {}),
-    };
-    // --foreground-scripts: the native builds' progress stays visible (and their errors).
-    await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', ...npmQuiet], { cwd: join(paths.dir, 'server'), env, stdio });
-
-    if (KNOWN[CODE_SERVER_VERSION]?.legacyVscodeOptions) teachLegacyVscodeOptions(paths);
-    const version = await capture(paths.node, [paths.codeServerEntry, '--version'], { env: hostEnv(paths) });
-    log(
-      `code-server --version: ${
-        version
-          .split('\n')
-          .filter((l) => /^\d+\./.test(l))
-          .join(' ') || version
-      }`,
-    );
-    writeFileSync(
-      paths.marker,
-      JSON.stringify({ codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString(), seconds: (Date.now() - started) / 1000 }) + '\n',
-    );
-    log(`done in ${secs()}`);
-    return paths;
+    if (!quiet) return install(paths, { stdio: 'inherit', log });
+    const logFile = installLogPath(paths);
+    const fd = openSync(logFile, 'w');
+    try {
+      return await install(paths, { stdio: ['ignore', fd, fd], log: (m) => appendFileSync(fd, `[host-install] ${m}\n`) });
+    } catch (err) {
+      const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-25).join('\n');
+      throw new Error(`${err.message}\nThe install's log: ${logFile}; its last lines:\n${tail}`);
+    } finally {
+      closeSync(fd);
+    }
   });
+}
+
+/** The install itself, into an emptied cache folder; `stdio` takes every command's output. */
+async function install(paths, { stdio, log }) {
+  const started = Date.now();
+  const secs = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
+  // Half-finished installs are not trusted: start over.
+  rmSync(paths.dir, { recursive: true, force: true });
+  const nodeFolder = join(paths.dir, `node${nodeVersion()}`);
+  for (const d of [nodeFolder, join(paths.dir, 'server'), paths.xdg]) mkdirSync(d, { recursive: true });
+  const npmQuiet = ['--no-audit', '--no-fund', '--no-save', '--loglevel=warn'];
+  // A nested npm must not take the outer npm's variables (`npm test` runs us) as its own
+  // configuration: see cleanNpmEnv. The cached Node goes first on PATH, so /usr/bin/npm runs on it.
+  const npmEnv = { ...hostEnv(paths, cleanNpmEnv()), npm_config_update_notifier: 'false' };
+
+  const nodePackage = `node-${process.platform}-${process.arch}@${nodeVersion()}`;
+  log(`installing ${nodePackage} into ${nodeFolder}`);
+  writeFileSync(join(nodeFolder, 'package.json'), '{"private":true}\n');
+  await run('npm', ['install', nodePackage, ...npmQuiet], { cwd: nodeFolder, env: npmEnv, stdio });
+  log(`node ${await capture(paths.node, ['--version'])} ready (${secs()})`);
+
+  const ripgrepTmp = KNOWN[CODE_SERVER_VERSION]?.ripgrep ? await seedRipgrep(paths, npmEnv, stdio, log) : undefined;
+
+  log(`installing code-server@${CODE_SERVER_VERSION} (builds native modules; takes a few minutes)…`);
+  writeFileSync(join(paths.dir, 'server', 'package.json'), '{"private":true}\n');
+  const env = {
+    ...npmEnv,
+    // Without nodedir node-gyp downloads headers from the internet, which is not reachable.
+    npm_config_nodedir: paths.nodeDir,
+    // Older code-servers check for it as root; npm 7+ no longer knows it (and says so otherwise).
+    ...(process.getuid?.() === 0 && (KNOWN[CODE_SERVER_VERSION] ? KNOWN[CODE_SERVER_VERSION].unsafePerm === true : true)
+      ? { npm_config_unsafe_perm: 'true' }
+      : {}),
+    ...(ripgrepTmp ? { TMPDIR: ripgrepTmp } : {}),
+    ...(KNOWN[CODE_SERVER_VERSION]?.cxxflags ? { CXXFLAGS: `${process.env.CXXFLAGS ?? ''} ${KNOWN[CODE_SERVER_VERSION].cxxflags}`.trim() } : {}),
+  };
+  // --foreground-scripts: the native builds' progress stays visible (and their errors).
+  await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', ...npmQuiet], { cwd: join(paths.dir, 'server'), env, stdio });
+
+  if (KNOWN[CODE_SERVER_VERSION]?.legacyVscodeOptions) teachLegacyVscodeOptions(paths);
+  const version = await capture(paths.node, [paths.codeServerEntry, '--version'], { env: hostEnv(paths) });
+  log(
+    `code-server --version: ${
+      version
+        .split('\n')
+        .filter((l) => /^\d+\./.test(l))
+        .join(' ') || version
+    }`,
+  );
+  writeFileSync(
+    paths.marker,
+    JSON.stringify({ codeServer: CODE_SERVER_VERSION, installedAt: new Date().toISOString(), seconds: (Date.now() - started) / 1000 }) + '\n',
+  );
+  log(`done in ${secs()}`);
+  return paths;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile, scroll and view smokes).
+// hostile, scroll and view smokes, and the walk through a new user's first ten minutes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
-// Env:  REINS_TEST_GREP, REINS_SKIP_UI=1, REINS_SMOKES=ui,scroll (only those smokes), REINS_TEST_TIMEOUT_MIN (default 20),
+// Env:  REINS_TEST_GREP, REINS_SKIP_UI=1, REINS_SMOKES=ui,scroll (only those smokes; the first-ten-minutes walk is `first`), REINS_TEST_TIMEOUT_MIN (default 20),
 //       REINS_EXT_DEV_PATH / REINS_TESTS_PATH (override extension folder / suite index),
 //       REINS_HOST_VERBOSE=1 (echo code-server's own output), REINS_WORKSPACE_TRUST=1 (workspace
 //       trust on: the folder opens untrusted; npm run test:trust), REINS_MULTI_ROOT=1 (a multi-root
@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { runFirstTenMinutesSmoke } from './firstTenMinutesSmoke.mjs';
 import { runHostileSmoke } from './hostileSmoke.mjs';
 import { runReloadSmoke } from './reloadSmoke.mjs';
 import { runScrollSmoke } from './scrollSmoke.mjs';
@@ -32,11 +33,11 @@ const secs = (t = started) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
 /**
  * Runs one smoke; its summary row carries the first lines of a failure, because CI keeps only the
  * end of a run's output and the smoke's own report scrolls out of it (stop 18 failed so: the
- * summary said "FAIL hostile smoke" and nothing more).
+ * summary said "FAIL hostile smoke" and nothing more). `key`: its name in REINS_SMOKES.
  */
-async function smoke(name, run) {
+async function smoke(name, run, key = name) {
   const t = Date.now();
-  if (onlySmokes && !onlySmokes.includes(name)) return [`${name} smoke (not run: REINS_SMOKES)`, 0];
+  if (onlySmokes && !onlySmokes.includes(key)) return [`${name} smoke (not run: REINS_SMOKES)`, 0];
   try {
     await run();
     return [`${name} smoke (${secs(t)})`, 0];
@@ -217,6 +218,8 @@ async function main() {
         results.push(await smoke('scroll', () => runScrollSmoke(shared)));
         // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
         results.push(await smoke('view', () => runViewSmoke({ extensionDevelopmentPath })));
+        // The first ten minutes of a new user, walked end to end in the Reins view (REINS_SMOKES=first).
+        results.push(await smoke('first ten minutes', () => runFirstTenMinutesSmoke({ extensionDevelopmentPath }), 'first'));
       }
     }
   } finally {

@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cleanupAll, findWebviewFrame, launchBrowser, openWorkbench, runCommand, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 import { composerSteps } from './uiSmokeComposer.mjs';
 import { queueSteps } from './uiSmokeQueue.mjs';
+import { restartSteps } from './uiSmokeRestart.mjs';
 import { themeSteps, themeShots } from './uiSmokeThemes.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -99,7 +100,15 @@ async function describeState(page, frame) {
 export async function runUiSmoke({ server, workspace, extensionDevelopmentPath = repo, timeoutMs = 60_000 } = {}) {
   mkdirSync(resultsDir, { recursive: true });
   // Stale pictures from an earlier run would mislead whoever reads test-results/.
-  for (const f of ['ui-smoke.png', 'ui-smoke-diff.png', 'ui-smoke-stopped.png', 'ui-smoke-new-session.png', 'ui-smoke-failure.png', ...themeShots])
+  for (const f of [
+    'ui-smoke.png',
+    'ui-smoke-diff.png',
+    'ui-smoke-stopped.png',
+    'ui-smoke-restart.png',
+    'ui-smoke-new-session.png',
+    'ui-smoke-failure.png',
+    ...themeShots,
+  ])
     rmSync(join(resultsDir, f), { force: true });
   const ownServer = !server;
   // Conversations in the editor tab (the view has its own smoke), with the demonstration agent
@@ -339,6 +348,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await frame.locator('.entry.notice', { hasText: 'the agent confirmed' }).nth(2).waitFor({ timeout: 15_000 });
     });
     await page.screenshot({ path: join(resultsDir, 'ui-smoke-stopped.png') });
+    frame = await restartSteps({ page, frame, step, resultsDir, timeoutMs });
     await step('after New Session the empty state shows, with its key hints', async () => {
       await runCommand(page, 'Reins: New Session', timeoutMs);
       await frame.locator('.empty-state .empty-keys').waitFor({ state: 'visible', timeout: 15_000 });

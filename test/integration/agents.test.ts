@@ -14,7 +14,8 @@ import * as vscode from 'vscode';
 import { events, readRecord } from '../fixtures/scriptedAgent/records';
 import { api, extensionPath, logText, resetReins, send, setting } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
-import { sleep, waitFor } from '../helpers';
+import { sleep, waitFor } from '../support/helpers';
+import type { NoticeAction } from '../../src/shared/messages';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'reins-it-agents-'));
 
@@ -32,9 +33,19 @@ function fakeAgent(dir: string, name: string): string {
   return record;
 }
 
-async function notices(): Promise<{ level: string; text: string; actions: string[] }[]> {
+async function notices(): Promise<{ level: string; text: string; actions: string[]; buttons: NoticeAction[] }[]> {
   const t = (await api()).state()!.transcript;
-  return t.flatMap((e) => (e.kind === 'notice' ? [{ level: e.level, text: e.text, actions: (e.actions ?? []).map((a) => a.action) }] : []));
+  return t.flatMap((e) =>
+    e.kind === 'notice' ? [{ level: e.level, text: e.text, actions: (e.actions ?? []).map((a) => a.action), buttons: e.actions ?? [] }] : [],
+  );
+}
+
+/** Closes the conversation's editor tab: the conversation is out of sight (its session goes on). */
+async function closeConversationTabs(): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('reins.panel'));
+  await vscode.window.tabGroups.close(tabs);
 }
 
 const select = (name?: string) => vscode.commands.executeCommand<boolean>('reins.selectAgent', name);
@@ -90,20 +101,38 @@ describe('agents ready to pick (issue 9)', function () {
   // Sabotage (prepareLaunch launching a command found nowhere): "The input did not match the
   // regular expression … Input: 'goose could not start: `goose acp` command not found: goose'" —
   // no install hint, no Open Settings.
+  // Sabotage (answerRoute notifying while the conversation is in sight, as before): "Expected values
+  // to be strictly deep-equal: + [ [ 'Reins: goose is not installed: …', 'Open Settings', … ] ] - []".
+  // Sabotage (no notification out of sight): "+ [] - [ [ 'Open Settings', 'Run Install in Terminal', 'Copy Install Command' ] ]".
   // (goose is not installed on these machines.)
-  it('a preset that is not installed says so, with its install command and Open Settings', async () => {
+  it('a preset that is not installed says so in the conversation, with its install command and Open Settings; a notification only out of sight', async () => {
     ui = stubWindow({ showErrorMessage: () => Promise.resolve(undefined) });
     assert.equal(await select('goose'), false);
+    assert.equal((await api()).state()!.inSight, true, 'Select Agent shows the conversation');
     const n = (await notices()).find((x) => /^goose (is not installed|could not start)/.test(x.text));
     assert.match(
       n?.text ?? JSON.stringify(await notices()),
       /^goose is not installed: `goose` was not found on the extension host's PATH or through your login shell \(.+\)\. Install it with `curl -fsSL https:\/\/github\.com\/block\/goose\/releases\/download\/stable\/download_cli\.sh \| bash` \(https:\/\/block\.github\.io\/goose\/\), or set its command in reins\.agents\.$/,
     );
-    assert.deepEqual(n!.actions, ['openSettings', 'installAgent', 'copyInstall']);
-    assert.deepEqual(shown(ui, 'showErrorMessage', /goose is not installed/)[0].slice(1), ['Open Settings', 'Run Install in Terminal', 'Copy Install Command']);
+    assert.deepEqual(n!.buttons, [
+      { action: 'openSettings', label: 'Open Settings' },
+      { action: 'installAgent', label: 'Run Install in Terminal', arg: 'goose' },
+      { action: 'copyInstall', label: 'Copy Install Command', arg: 'goose' },
+    ]);
+    assert.deepEqual(shown(ui, 'showErrorMessage', /goose is not installed/), [], 'in sight: said in the conversation, not in a notification');
     const result = await send('hello');
     assert.equal(result.status, 'failed');
     assert.match((result as { error: string }).error, /^goose is not installed/);
+
+    // Out of sight (its tab closed), Restart Agent: the notification says it, with the same buttons.
+    await closeConversationTabs();
+    await waitFor('the conversation out of sight', async () => !(await api()).state()!.inSight);
+    await vscode.commands.executeCommand('reins.restartAgent');
+    await waitFor('the notification', () => shown(ui!, 'showErrorMessage', /goose is not installed/).length > 0);
+    assert.deepEqual(
+      shown(ui, 'showErrorMessage', /goose is not installed/).map((args) => args.slice(1)),
+      [['Open Settings', 'Run Install in Terminal', 'Copy Install Command']],
+    );
   });
 
   // Sabotage (resolveAgent looking at reins.agents only): "AssertionError: could not select" —
@@ -183,7 +212,16 @@ describe('agents ready to pick (issue 9)', function () {
       assert.equal(inspected.globalValue?.['ws-only'], undefined, "the workspace's agent was copied into the user's settings");
       assert.deepEqual(config().get<Record<string, unknown>>('agents')?.hermes, written, 'VS Code reads it in this window');
       const where = vscode.env.remoteName ? `Remote [${vscode.env.remoteName}] settings` : 'User settings';
-      assert.equal(shown(ui, 'showInformationMessage', /added Hermes/)[0]?.[0], `Reins: added Hermes 0.9.2 to reins.agents in the ${where}.`);
+      // Said in the conversation; a notification too only if it is out of sight (answers.ts).
+      const added = `Added Hermes 0.9.2 to reins.agents in the ${where}.`;
+      assert.ok(
+        (await notices()).some((x) => x.text === added),
+        JSON.stringify(await notices()),
+      );
+      assert.deepEqual(
+        shown(ui, 'showInformationMessage', /Added Hermes/).map((args) => args[0]),
+        (await api()).state()!.inSight ? [] : [`Reins: ${added}`],
+      );
       if (vscode.env.remoteName) {
         // code-server is a remote window: machine-overridable settings live in Machine/settings.json.
         const file = machineSettings((await api()).logUri);
@@ -198,7 +236,9 @@ describe('agents ready to pick (issue 9)', function () {
   // Sabotage (loadRegistry showing an error message instead of the log line): "timed out after
   // 10000 ms waiting for the log line" (and the notification assertion below).
   // Sabotage (no failure cache): "AssertionError: 2 lines" — asked and logged again on each open.
-  it('offline, the picker lists the presets and the log says why in one line', async () => {
+  // Sabotage (pickerItems ignoring the failure, as before): "AssertionError: the row saying the registry
+  // could not be reached, and why" — offline, the registry vanished from the list without a word.
+  it('offline, the picker lists the presets and the demo, a row says the registry could not be reached and why (choosing it asks again), and the log says why in one line', async () => {
     const cap = capturePicker();
     ui = cap.ui;
     const url = `http://127.0.0.1:1/reins-offline-${Date.now()}.json`;
@@ -206,20 +246,35 @@ describe('agents ready to pick (issue 9)', function () {
     const picking = select();
     await waitFor('the picker to finish loading', () => !!cap.picker() && !cap.picker()!.busy, 20_000);
     const qp = cap.picker()!;
-    assert.ok(qp.items.some((i) => i.label.endsWith('gemini')) && qp.items.some((i) => i.label.endsWith('demo')));
-    assert.ok(!qp.items.some((i) => /ACP Registry/.test(i.description ?? '')));
+    assert.ok(qp.items.some((i) => i.label.endsWith('gemini')) && qp.items.some((i) => i.label.endsWith('Demo (offline, scripted)')));
+    assert.ok(!qp.items.some((i) => /ACP Registry/.test(i.description ?? '')), 'no registry agents');
+    const row = qp.items.find((i) => /The ACP Registry could not be reached/.test(i.label));
+    assert.ok(row && row.detail?.startsWith(`${url}: `), `the row saying the registry could not be reached, and why: ${JSON.stringify(qp.items.slice(-3))}`);
     qp.hide();
     assert.equal(await picking, false);
     await waitFor('the log line', async () => (await logText()).includes(`ACP registry not reachable (${url}`));
-    // Opened again while still offline: not asked again, not logged again.
+    // Opened again while still offline: not asked again, not logged again; the row still says why.
     const first = cap.picker();
     const again = select();
     await waitFor('the second picker', () => cap.picker() !== first && !!cap.picker() && !cap.picker()!.busy, 20_000);
-    cap.picker()!.hide();
-    assert.equal(await again, false);
+    const second = cap.picker()!;
+    assert.ok(
+      second.items.some((i) => /The ACP Registry could not be reached/.test(i.label)),
+      'the row, from the remembered failure',
+    );
     await sleep(500); // the log file is written asynchronously
     const lines = (await logText()).split(`ACP registry not reachable (${url}`).length - 1;
     assert.equal(lines, 1, `${lines} lines`);
+    // Choosing the row asks again (the user's retry is not cached away) and keeps the list open.
+    const retry = second.items.find((i) => /The ACP Registry could not be reached/.test(i.label))!;
+    const highlighted = new Promise<void>((resolve) => second.onDidChangeActive((a) => a[0]?.label === retry.label && resolve()));
+    second.activeItems = [retry];
+    await highlighted;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await waitFor('asked again', async () => (await logText()).split(`ACP registry not reachable (${url}`).length - 1 === 2, 20_000);
+    assert.equal(cap.picker(), second, 'the same list, still open');
+    second.hide();
+    assert.equal(await again, false);
     const notes = [...(ui.calls.showErrorMessage ?? []), ...(ui.calls.showWarningMessage ?? [])];
     assert.deepEqual(notes, [], `a notification was shown: ${JSON.stringify(notes)}`);
   });

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { responseTo, sent } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, logText, resetReins, send, setting } from './support';
 import * as vscode from 'vscode';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 
 async function select(name: string): Promise<boolean> {
   return (await vscode.commands.executeCommand<boolean>('reins.selectAgent', name)) ?? false;
@@ -52,7 +52,7 @@ describe('bad input', () => {
     const calls = sent(entries).filter((w) => w.msg.method && w.msg.id !== undefined && w.msg.method !== 'session/update');
     const codes = calls.map((c) => responseTo(entries, 'in', c.msg.id!)?.msg.error?.code);
     assert.deepEqual(codes, [-32601, -32601, -32602]);
-    const invalid = responseTo(entries, 'in', calls[2].msg.id!)!.msg.error!;
+    const invalid = responseTo(entries, 'in', nth(calls, 2, 'calls').msg.id!)!.msg.error!;
     assert.match(invalid.message, /path/);
   });
 

@@ -3,6 +3,7 @@
 // user or Reins then takes. A cell that cannot happen or means nothing says why, and is printed
 // with its reason instead of being run.
 import type { Fault } from '../../src/demoAgent/faults';
+import { nth } from '../support/helpers';
 
 export type Point = 'initialize' | 'session/new' | 'streaming' | 'permission' | 'cancel unwind' | 'terminal' | 'file write';
 export type Exit =
@@ -74,7 +75,7 @@ export function representativeCells(): Cell[] {
       if (options.length === 0) continue;
       // The next exit in turn that this row can take.
       for (let i = 0; i < EXITS.length; i++) {
-        const exit = EXITS[(turn + i) % EXITS.length];
+        const exit = nth(EXITS, (turn + i) % EXITS.length, 'EXITS');
         const cell = options.find((c) => c.exit === exit);
         if (cell) {
           picked.push(cell);

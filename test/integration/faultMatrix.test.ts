@@ -21,9 +21,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SendResult } from '../../src/api';
 import { events, promptOverlaps, received, type RecordEntry } from '../fixtures/scriptedAgent/records';
-import { alive, waitFor } from '../helpers';
+import { alive, nth, waitFor } from '../support/helpers';
 import { allCells, type Cell, type Exit, key, matrixTable, representativeCells, REASONS, START_POINTS } from './faultCells';
-import { addAgent, api, collectStops, resetReins, send, setting, stop, type ScriptedAgent } from './support';
+import { addAgent, api, collectStops, resetReins, send, setting, stop, type ScriptedAgent, workspaceFolder } from './support';
 
 const FULL = process.env.REINS_FAULT_MATRIX === 'full';
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-faults-'));
@@ -226,7 +226,7 @@ async function runCell(ctx: Ctx): Promise<string> {
     if (!start) {
       await waitFor('the stop report', () => stops.reports.length >= 1, 15_000);
       const want = cell.fault === 'kill' ? 'agent-exited' : 'abort-unverified';
-      const report = stops.reports[0];
+      const report = nth(stops.reports, 0, 'stops.reports');
       outcome = String(report.outcome);
       assert.equal(outcome, want, `outcome ${outcome}, want ${want}: ${JSON.stringify({ ...report, leftoversFound: undefined })}`);
       if (cell.fault === 'hang') {
@@ -276,7 +276,7 @@ describe(`fault matrix${FULL ? ' (full)' : ''}`, function () {
         cell,
         marker: path.join(scratch, `fault-${n}.marker`),
         armed: path.join(scratch, `fault-${n}.armed`),
-        file: path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, `.reins-fault-${n}.txt`),
+        file: path.join(workspaceFolder().uri.fsPath, `.reins-fault-${n}.txt`),
         sleepArg: `40.${String(n + 1).padStart(3, '0')}`,
       };
       try {

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { events } from '../fixtures/scriptedAgent/records';
 import type { TranscriptEntry } from '../../src/shared/messages';
-import { addAgent, api, resetReins, send, setting, useAgent } from './support';
+import { addAgent, api, resetReins, send, setting, useAgent, workspaceFolder } from './support';
+import { nth } from '../support/helpers';
 
 const call = (method: 'fs/read_text_file' | 'fs/write_text_file', params: Record<string, unknown>) => ({
   call: { method, params: { sessionId: '${sessionId}', ...params } },
@@ -23,7 +24,7 @@ describe('fs: the agent stays inside the workspace', () => {
 
   before(function () {
     if (process.platform === 'win32') this.skip(); // the link needs privileges there
-    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    ws = workspaceFolder().uri.fsPath;
     outside = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-outside-'));
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'the secret');
     for (const [name, make] of [
@@ -89,21 +90,22 @@ describe('fs: the agent stays inside the workspace', () => {
     const replies = events(agent.entries(), 'call-answered').map(
       (e) => e.reply as { result?: { content?: string }; error?: { code: number; message: string; data?: { reason?: string } } },
     );
-    const reason = (i: number) => replies[i].error?.data?.reason ?? `served: ${JSON.stringify(replies[i].result)}`;
+    const reply = (i: number) => nth(replies, i, 'the answered calls');
+    const reason = (i: number) => reply(i).error?.data?.reason ?? `served: ${JSON.stringify(reply(i).result)}`;
     assert.equal(replies.length, 10);
     assert.equal(reason(0), 'outside-workspace', 'read through a link out');
-    assert.equal(replies[0].error?.code, -32602);
-    assert.match(replies[0].error?.message ?? '', /outside the workspace folder/);
+    assert.equal(reply(0).error?.code, -32602);
+    assert.match(reply(0).error?.message ?? '', /outside the workspace folder/);
     assert.equal(reason(1), 'outside-workspace', 'write through a link out');
     assert.equal(fs.existsSync(path.join(outside, 'planted.txt')), false, 'nothing planted outside');
-    assert.deepEqual(replies[2].result, { content: 'dot dot' }, '..hidden is a file inside');
+    assert.deepEqual(reply(2).result, { content: 'dot dot' }, '..hidden is a file inside');
     assert.equal(reason(3), 'wrong-session');
     assert.equal(reason(4), 'too-large');
-    assert.match(replies[4].error!.message, /reins\.maxFileReadMegabytes/);
+    assert.match(reply(4).error!.message, /reins\.maxFileReadMegabytes/);
     assert.equal(reason(5), 'too-large');
-    assert.match(replies[5].error!.message, /reins\.maxFileWriteMegabytes/);
+    assert.match(reply(5).error!.message, /reins\.maxFileWriteMegabytes/);
     assert.equal(fs.existsSync(path.join(ws, 'big-out.txt')), false);
-    for (const i of [6, 7, 8, 9]) assert.ok(replies[i].result !== undefined, `write ${i} served: ${reason(i)}`);
+    for (const i of [6, 7, 8, 9]) assert.ok(reply(i).result !== undefined, `write ${i} served: ${reason(i)}`);
     assert.equal(fs.readFileSync(path.join(ws, '.git', 'hooks', 'pre-commit'), 'utf8'), '#!/bin/sh\necho hook\n');
 
     // This test's turns only: the transcript may still show earlier suites' turns (a files entry
@@ -114,7 +116,7 @@ describe('fs: the agent stays inside the workspace', () => {
         .filter((e): e is Extract<TranscriptEntry, { kind: 'files' }> => e.kind === 'files');
     let listed = files((await api()).state()!.transcript);
     assert.equal(listed.length, 1, `one "Files written" entry for the turn: ${JSON.stringify(listed)}`);
-    assert.deepEqual(listed[0].files, [
+    assert.deepEqual(nth(listed, 0, 'listed').files, [
       { path: '.git/hooks/pre-commit', bytes: 20, created: true, marks: ['gitHook'] },
       { path: '.vscode/settings.json', bytes: 3, created: true, marks: ['workspaceSettings'] },
       { path: 'notes/plan.md', bytes: 15, created: true, marks: [] },
@@ -124,7 +126,7 @@ describe('fs: the agent stays inside the workspace', () => {
     assert.equal((await send('once more')).status, 'completed');
     listed = files((await api()).state()!.transcript);
     assert.equal(listed.length, 2);
-    assert.deepEqual(listed[1].files, [{ path: 'notes/second.md', bytes: 3, created: true, marks: [] }]);
+    assert.deepEqual(nth(listed, 1, 'listed').files, [{ path: 'notes/second.md', bytes: 3, created: true, marks: [] }]);
   });
 });
 
@@ -139,7 +141,7 @@ describe('fs: files open in the editor', () => {
     if (process.platform === 'win32') this.skip(); // the link needs privileges there
     // In a browser (code-server) VS Code saves after a delay by default: the buffers must stay unsaved.
     await files().update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    ws = workspaceFolder().uri.fsPath;
     outside = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-outside-'));
     fs.writeFileSync(path.join(outside, 'secret.txt'), 'the secret on disk');
     fs.symlinkSync(outside, path.join(ws, 'editor-link'));
@@ -200,21 +202,22 @@ describe('fs: files open in the editor', () => {
     const replies = events(agent.entries(), 'call-answered').map(
       (e) => e.reply as { result?: { content?: string }; error?: { code: number; data?: { reason?: string } } },
     );
+    const reply = (i: number) => nth(replies, i, 'the answered calls');
     assert.equal(replies.length, 6);
-    assert.deepEqual(replies[0].result, { content: BUFFER }, 'the unsaved buffer, not the disk');
-    assert.deepEqual(replies[1].result, { content: 'buffer two\nbuffer three' }, 'line 2, limit 2 of the buffer');
-    assert.equal(replies[2].error?.data?.reason, 'outside-workspace', 'an open document outside, read through a link');
-    assert.equal(replies[3].error?.data?.reason, 'outside-workspace', 'an open document outside, written through a link');
+    assert.deepEqual(reply(0).result, { content: BUFFER }, 'the unsaved buffer, not the disk');
+    assert.deepEqual(reply(1).result, { content: 'buffer two\nbuffer three' }, 'line 2, limit 2 of the buffer');
+    assert.equal(reply(2).error?.data?.reason, 'outside-workspace', 'an open document outside, read through a link');
+    assert.equal(reply(3).error?.data?.reason, 'outside-workspace', 'an open document outside, written through a link');
     assert.equal(secret.getText(), 'the secret, unsaved');
     assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'the secret on disk');
 
     // The open document shows the write, and it is saved: the disk has what the agent wrote.
-    assert.ok(replies[4].result, JSON.stringify(replies[4]));
+    assert.ok(reply(4).result, JSON.stringify(replies[4]));
     assert.equal(document.getText(), 'written by the agent\n');
     assert.equal(document.isDirty, false);
     assert.equal(fs.readFileSync(path.join(ws, 'open.txt'), 'utf8'), 'written by the agent\n');
     // A closed file: on disk, its folders made, and not opened.
-    assert.ok(replies[5].result, JSON.stringify(replies[5]));
+    assert.ok(reply(5).result, JSON.stringify(replies[5]));
     assert.equal(fs.readFileSync(path.join(ws, 'fresh', 'deeper', 'closed.txt'), 'utf8'), 'on disk\n');
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath.endsWith('closed.txt')));
 

@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { sleep, waitFor } from '../helpers';
-import { addAgent, resetReins, send, setting, useAgent } from './support';
+import { sleep, waitFor } from '../support/helpers';
+import { addAgent, resetReins, send, setting, useAgent, workspaceFolder } from './support';
 
 const LINE = 12;
 
@@ -46,7 +46,7 @@ describe('follow the agent (reins.followAgent)', function () {
   let file: string;
 
   beforeEach(async () => {
-    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const folder = workspaceFolder().uri.fsPath;
     file = path.join(folder, `follow-me-${Date.now()}.ts`);
     fs.writeFileSync(file, Array.from({ length: 40 }, (_, i) => `export const line${i + 1} = ${i + 1};`).join('\n') + '\n');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -81,7 +81,7 @@ describe('follow the agent (reins.followAgent)', function () {
     const agent = await addAgent(readingTurn(file));
     await useAgent(agent);
     // The file the user is in: it stays the one shown, its cursor where it was.
-    const readme = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, 'README.md');
+    const readme = vscode.Uri.joinPath(workspaceFolder().uri, 'README.md');
     const before = await vscode.window.showTextDocument(readme, { preview: false });
     const where = before.selection.active;
     const result = await send('read the file');

@@ -4,7 +4,7 @@
 // transcript, labelled late; the next turn's answer is only its own.
 import * as assert from 'node:assert/strict';
 import type { TranscriptEntry } from '../../src/shared/messages';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 import { events } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, resetReins, send, stop, useAgent } from './support';
 
@@ -18,7 +18,7 @@ describe("late updates: a stopped turn's, never the next turn's", function () {
   // Run in the host on 2026-12-02 (`REINS_SKIP_UI=1 REINS_TEST_GREP='late' node test/host/run.mjs`):
   // passed as written (25 s under load 20), nothing to fix. Its sabotage in the host is still not
   // run (no host slot was free in time). The same sabotage (transcriptFeed.ts without its onTurnEnded line: no turn is ever known
-  // stopped) made the runtime case of test/unit/lateUpdates.test.ts print "timed out after
+  // stopped) made the runtime case of test/process/lateUpdates.test.ts print "timed out after
   // 10000 ms waiting for the late text"; here the wait is "the late text in the stopped turn".
   it("late text and a late tool result go to the stopped turn's part, labelled late", async () => {
     const agent = await addAgent('late-after-cancel');

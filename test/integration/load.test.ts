@@ -30,7 +30,7 @@ import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { SendResult, StopResult } from '../../src/api';
 import { events, updates } from '../fixtures/scriptedAgent/records';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, nth, sleep, waitFor } from '../support/helpers';
 import { addAgent, api, setting, type ScriptedAgent } from './support';
 
 /** The first turn's flood, streamed whole in every conversation at once. */
@@ -124,7 +124,7 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
       if ((await api()).state(folder.uri)?.agent !== agent.name) await vscode.commands.executeCommand('reins.selectAgent', agent.name);
     }
     for (const [i, folder] of folders.entries()) {
-      await waitFor(`${folder.name}: ${agents[i].name} ready`, async () => (await api()).state(folder.uri)?.agentPhase === 'ready', 120_000);
+      await waitFor(`${folder.name}: ${nth(agents, i, 'agents').name} ready`, async () => (await api()).state(folder.uri)?.agentPhase === 'ready', 120_000);
     }
   });
 
@@ -152,7 +152,7 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
     figures.push(`host: event loop lag at most ${host.maxLagMs} ms; ${host.roundTrips} workbench round trips, the slowest ${host.maxRoundTripMs} ms`);
     for (const [i, folder] of folders.entries()) {
       assert.deepEqual(results[i], { status: 'completed', stopReason: 'end_turn' }, `${folder.name}: completed`);
-      assert.equal(events(agents[i].entries(), 'flood-sent').length, 1, `${folder.name}: the agent sent its flood`);
+      assert.equal(events(nth(agents, i, 'agents').entries(), 'flood-sent').length, 1, `${folder.name}: the agent sent its flood`);
       const answer = await lastAnswer(folder);
       // Not assert.equal on 12 KB strings: say where it first differs.
       const want = chunks(COUNT);
@@ -161,8 +161,8 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
     }
     // All eight streamed at the same moment: the latest first chunk came before the earliest last one.
     const spans = agents.map((a) => updates(a.entries(), 'agent_message_chunk').map((u) => u.t));
-    const latestStart = Math.max(...spans.map((s) => s[0]));
-    const earliestEnd = Math.min(...spans.map((s) => s[s.length - 1]));
+    const latestStart = Math.max(...spans.map((s) => nth(s, 0, 'the chunks streamed')));
+    const earliestEnd = Math.min(...spans.map((s) => nth(s, -1, 'the chunks streamed')));
     assert.ok(latestStart < earliestEnd, `not all eight streamed at once: the last began ${Math.round(latestStart - earliestEnd)} ms after the first ended`);
     figures.push(`all eight streaming together for ${Math.round(earliestEnd - latestStart)} ms`);
     // How fast the host answered is a figure (printed above), not a bound: speed is measured in
@@ -179,7 +179,7 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
     for (const [i, folder] of folders.entries()) {
       await waitFor(
         `${folder.name}: ${BEFORE_STOP} chunks of the second flood shown`,
-        async () => ((await answers(folder))[answersBefore[i]] ?? '').includes(`c${BEFORE_STOP} `),
+        async () => ((await answers(folder))[nth(answersBefore, i, 'answersBefore')] ?? '').includes(`c${BEFORE_STOP} `),
         120_000,
       );
     }
@@ -197,14 +197,14 @@ describe('load: eight sessions in four checkouts streaming at once', function ()
     const settled = reports.map((r) => r.settledAfterMs ?? NaN);
     figures.push(`eight stops at once: settled after ${Math.min(...settled)}–${Math.max(...settled)} ms; host lag at most ${host.maxLagMs} ms`);
     for (const [i, folder] of folders.entries()) {
-      assert.equal(reports[i].outcome, 'aborted', `${folder.name}: the stop was confirmed (${JSON.stringify(reports[i])})`);
+      assert.equal(nth(reports, i, 'reports').outcome, 'aborted', `${folder.name}: the stop was confirmed (${JSON.stringify(reports[i])})`);
       assert.deepEqual(results[i], { status: 'stopped', outcome: 'aborted', cause: 'user' }, `${folder.name}: the turn ended stopped`);
       // Every chunk the agent sent in this turn, up to its cancelled answer, is shown once and in order.
-      const sent = updates(agents[i].entries(), 'agent_message_chunk').length - before[i];
+      const sent = updates(nth(agents, i, 'agents').entries(), 'agent_message_chunk').length - nth(before, i, 'before');
       assert.ok(sent >= BEFORE_STOP, `${folder.name}: the agent sent ${sent} chunks`);
       const all = await answers(folder);
-      assert.equal(all.length, answersBefore[i] + 1, `${folder.name}: one answer for the second turn`);
-      const answer = all[answersBefore[i]];
+      assert.equal(all.length, nth(answersBefore, i, 'answersBefore') + 1, `${folder.name}: one answer for the second turn`);
+      const answer = nth(all, nth(answersBefore, i, 'answersBefore'), 'all');
       assert.ok(answer === chunks(sent), `${folder.name}: ${sent} chunks sent, the answer ends …${answer.slice(-40)}`);
     }
 

@@ -4,9 +4,9 @@
 // prompt typed after a Force Stop is not swallowed.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { events, received } from '../fixtures/scriptedAgent/records';
+import { events, firstEvent, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, resetReins, send, setting, stop, useAgent } from './support';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, sleep, waitFor } from '../support/helpers';
 
 async function notices(): Promise<{ level: string; text: string; actions: string[] }[]> {
   const t = (await api()).state()!.transcript;
@@ -117,7 +117,7 @@ describe('never harm the agent (issue 7)', function () {
     await useAgent(agent);
     const result = await send('crash with a tool running');
     assert.equal(result.status, 'stopped');
-    const tool = events(agent.entries(), 'tool-process-started')[0].pid as number;
+    const tool = firstEvent(agent.entries(), 'tool-process-started').pid as number;
     await waitFor("the crashed agent's sleep 60 to end", () => !alive(tool), 5000);
     await waitFor('the notice', async () => (await notices()).some((n) => /Reins ended (it|them): .*sleep 60/.test(n.text)));
   });

@@ -1,9 +1,9 @@
 // The panel, a prompt's answer, and the log, in the real extension host.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { received } from '../fixtures/scriptedAgent/records';
+import { firstReceived } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 describe('panel and prompt', () => {
   afterEach(resetReins);
@@ -41,7 +41,7 @@ describe('panel and prompt', () => {
       t.some((e) => e.kind === 'agent' && e.markdown === 'The **answer** is 42.'),
       JSON.stringify(t),
     );
-    const prompt = received(agent.entries(), 'session/prompt')[0].msg.params;
+    const prompt = firstReceived(agent.entries(), 'session/prompt').msg.params;
     assert.deepEqual(prompt.prompt, [{ type: 'text', text: 'What is the answer?' }]);
     assert.equal(prompt.sessionId, (await api()).state()!.sessionId);
   });

@@ -8,11 +8,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SetConfigResult } from '../../src/api';
-import { events, received } from '../fixtures/scriptedAgent/records';
+import { events, firstEvent, firstReceived, received } from '../fixtures/scriptedAgent/records';
 import { modelOption, modeOption } from '../fixtures/configOptions';
-import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
+import { addAgent, api, logText, resetReins, send, setting, useAgent, workspaceFolder } from './support';
 import { stubWindow } from './uiStubs';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 
 const setOption = (configId: unknown, value: unknown) => vscode.commands.executeCommand<SetConfigResult>('reins.setConfigOption', configId, value);
 const session = async () => (await api()).state()?.session;
@@ -54,7 +54,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     const sets = received(agent.entries(), 'session/set_config_option').map((e) => `${e.msg.params.configId}=${e.msg.params.value}`);
     assert.deepEqual(sets, ['model=m2', 'mode=code']);
 
-    const init = received(agent.entries(), 'initialize')[0].msg.params;
+    const init = firstReceived(agent.entries(), 'initialize').msg.params;
     const version = vscode.extensions.getExtension('reins-dev.reins')!.packageJSON.version;
     assert.deepEqual(init.clientInfo, { name: 'reins', version });
   });
@@ -80,9 +80,9 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       ui.restore();
     }
     // The scripted agent refuses a boolean value sent without `type: "boolean"`.
-    const sent = received(agent.entries(), 'session/set_config_option')[0].msg.params;
+    const sent = firstReceived(agent.entries(), 'session/set_config_option').msg.params;
     assert.deepEqual({ configId: sent.configId, type: sent.type, value: sent.value }, { configId: 'brave', type: 'boolean', value: true });
-    assert.equal(events(agent.entries(), 'config-set')[0].ok, true);
+    assert.equal(firstEvent(agent.entries(), 'config-set').ok, true);
   });
 
   it("mode mapping: an agent with only modes gets session/set_mode for 'mode'; 'model' is refused", async () => {
@@ -100,7 +100,10 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     });
     await useAgent(agent);
     assert.deepEqual(await setOption('mode', 'architect'), { status: 'ok', configId: 'mode', value: 'architect', method: 'session/set_mode' });
-    assert.deepEqual(received(agent.entries(), 'session/set_mode')[0].msg.params, { sessionId: (await api()).state()!.sessionId, modeId: 'architect' });
+    assert.deepEqual(firstReceived(agent.entries(), 'session/set_mode').msg.params, {
+      sessionId: (await api()).state()!.sessionId,
+      modeId: 'architect',
+    });
     assert.equal((await session())?.mode?.name, 'Architect');
     assert.deepEqual(await setOption('model', 'x'), { status: 'failed', error: 'the agent offers no model choice' });
     assert.equal(received(agent.entries(), 'session/set_config_option').length, 0);
@@ -140,14 +143,14 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
   // Sabotage (FolderSession.send calling rt.prompt(text) without the files), this printed:
   //   "[ { text: 'read this', type: 'text' }, - { resource: { text: '# attached\n', uri: 'file:///tmp/…' } } ]".
   it('prompt files: embedded when the agent takes embedded context, links otherwise; a missing file is not sent', async () => {
-    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const ws = workspaceFolder().uri.fsPath;
     const file = path.join(ws, 'attached-note.md');
     fs.writeFileSync(file, '# attached\n');
     try {
       const embeds = await addAgent({ prompts: [{ steps: [{ text: 'ok' }] }] }); // embeddedContext: true
       await useAgent(embeds);
       assert.equal((await sendWith('read this', [vscode.Uri.file(file).toString()])).status, 'completed');
-      const blocks = received(embeds.entries(), 'session/prompt')[0].msg.params.prompt;
+      const blocks = firstReceived(embeds.entries(), 'session/prompt').msg.params.prompt;
       assert.deepEqual(blocks, [
         { type: 'text', text: 'read this' },
         { type: 'resource', resource: { uri: vscode.Uri.file(file).toString(), text: '# attached\n' } },
@@ -156,7 +159,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       const links = await addAgent({ init: { capabilities: { promptCapabilities: {} } }, prompts: [{ steps: [{ text: 'ok' }] }] });
       await useAgent(links);
       assert.equal((await sendWith('read this', [file])).status, 'completed');
-      assert.deepEqual(received(links.entries(), 'session/prompt')[0].msg.params.prompt[1], {
+      assert.deepEqual(firstReceived(links.entries(), 'session/prompt').msg.params.prompt[1], {
         type: 'resource_link',
         uri: vscode.Uri.file(file).toString(),
         name: 'attached-note.md',
@@ -189,7 +192,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       const plain = await addAgent({ sessions: { load: true, file: path.join(scratch, 'plain.jsonl') }, prompts: [{ steps: [{ text: 'ok' }] }] });
       await useAgent(plain);
       const local = { name: 'local', command: '/bin/true', args: ['--stdio'], env: [{ name: 'MCP_TOKEN', value: 'not-logged' }] };
-      assert.deepEqual(received(plain.entries(), 'session/new')[0].msg.params.mcpServers, [local]);
+      assert.deepEqual(firstReceived(plain.entries(), 'session/new').msg.params.mcpServers, [local]);
       const t = (await api()).state()!.transcript;
       assert.ok(
         t.some((e) => e.kind === 'notice' && /"remote" \(http\).*left out/.test(e.text)),
@@ -202,7 +205,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       assert.ok(await vscode.commands.executeCommand<boolean>('reins.restartAgent'));
       const loaded = received(plain.entries(), 'session/load');
       assert.equal(loaded.length, 1, 'session/load after Restart Agent');
-      assert.deepEqual(loaded[0].msg.params.mcpServers, [local], 'session/load after Restart Agent');
+      assert.deepEqual(nth(loaded, 0, 'loaded').msg.params.mcpServers, [local], 'session/load after Restart Agent');
 
       const http = await addAgent({
         init: { capabilities: { mcpCapabilities: { http: true } } },
@@ -210,14 +213,14 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
         prompts: [{ steps: [{ text: 'ok' }] }],
       });
       await useAgent(http);
-      const given = received(http.entries(), 'session/new')[0].msg.params.mcpServers;
+      const given = firstReceived(http.entries(), 'session/new').msg.params.mcpServers;
       const both = [local, { type: 'http', name: 'remote', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }];
       assert.deepEqual(given, both);
       // This one can resume: Restart Agent sends session/resume, with the same servers.
       assert.ok(await vscode.commands.executeCommand<boolean>('reins.restartAgent'));
       const resumed = received(http.entries(), 'session/resume');
       assert.equal(resumed.length, 1, 'session/resume after Restart Agent');
-      assert.deepEqual(resumed[0].msg.params.mcpServers, both, 'session/resume after Restart Agent');
+      assert.deepEqual(nth(resumed, 0, 'resumed').msg.params.mcpServers, both, 'session/resume after Restart Agent');
     } finally {
       ui.restore();
       await setting('mcpServers', undefined);
@@ -257,7 +260,9 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     // "Error: Timeout of 60000ms exceeded"; with the race below it says what hung.
     const result = await Promise.race([send('go'), new Promise((r) => setTimeout(() => r('the withdrawn permission was never answered'), 10_000))]);
     assert.deepEqual(result, { status: 'completed', stopReason: 'end_turn' });
-    const reply = events(agent.entries(), 'permission-answered')[0].reply as { error?: { code: number } };
+    const reply = firstEvent(agent.entries(), 'permission-answered').reply as {
+      error?: { code: number };
+    };
     assert.equal(reply.error?.code, -32800);
     const card = (await api()).state()!.transcript.find((e) => e.kind === 'permission');
     assert.equal(card?.kind === 'permission' && card.resolved, 'withdrawn by the agent');

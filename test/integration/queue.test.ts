@@ -5,7 +5,7 @@
 // gives every queued prompt back to the input box, joined, in order.
 import * as assert from 'node:assert/strict';
 import { events, received } from '../fixtures/scriptedAgent/records';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 import { addAgent, api, logText, resetReins, send, stop, useAgent, type ScriptedAgent } from './support';
 
 const promptTexts = (agent: ScriptedAgent) =>

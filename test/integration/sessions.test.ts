@@ -8,9 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ListedSession, LoadSessionResult } from '../../src/api';
-import { events, received } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, resetReins, send, setting, useAgent, type ScriptedAgent } from './support';
-import { sleep, waitFor } from '../helpers';
+import { events, firstReceived, received } from '../fixtures/scriptedAgent/records';
+import { addAgent, api, resetReins, send, setting, type ScriptedAgent, useAgent, workspaceFolder } from './support';
+import { nth, sleep, waitFor } from '../support/helpers';
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-it-sessions-'));
 let files = 0;
@@ -43,7 +43,7 @@ describe('sessions that survive', function () {
     // Sabotage (FolderSession not passing keeper.reopenFor to the runtime): "Expected values to be strictly equal" (a new session).
     assert.equal(after.sessionId, before.sessionId);
     assert.deepEqual(methods(agent).slice(-2), ['session/prompt', 'session/load']);
-    assert.equal(received(agent.entries(), 'session/load')[0].msg.params.sessionId, before.sessionId);
+    assert.equal(firstReceived(agent.entries(), 'session/load').msg.params.sessionId, before.sessionId);
     // Cleared for the replay, then filled by it: each message once (the earlier agents' entries are gone).
     assert.deepEqual(texts('user', after.transcript), ['What is the answer?']);
     assert.deepEqual(texts('agent', after.transcript), ['The answer is 42.']);
@@ -98,12 +98,12 @@ describe('sessions that survive', function () {
       sessions.map((s) => s.sessionId),
       [current, 'old-5', 'old-4', 'old-3', 'old-2', 'old-1'],
     );
-    assert.equal(sessions[1].title, 'Earlier session 5');
+    assert.equal(nth(sessions, 1, 'sessions').title, 'Earlier session 5');
     const asked = received(agent.entries(), 'session/list').map((w) => w.msg.params);
     assert.equal(asked.length, 3);
     assert.deepEqual(
       asked.map((p) => p.cwd),
-      asked.map(() => vscode.workspace.workspaceFolders![0].uri.fsPath),
+      asked.map(() => workspaceFolder().uri.fsPath),
     );
   });
 
@@ -117,7 +117,7 @@ describe('sessions that survive', function () {
     assert.equal((await turn).status, 'stopped');
     // Sabotage (closeCurrent() removed from AgentRuntime.newSession): "Expected values to be strictly deep-equal: … - 'session/close',".
     assert.deepEqual(methods(agent), ['session/new', 'session/prompt', 'session/cancel', 'session/close', 'session/new']);
-    assert.equal(received(agent.entries(), 'session/close')[0].msg.params.sessionId, old);
+    assert.equal(firstReceived(agent.entries(), 'session/close').msg.params.sessionId, old);
   });
 
   it('reins.loadSession while a turn runs: stopped and confirmed, then loaded; refused while the stop is unverified', async () => {
@@ -232,7 +232,7 @@ describe('sessions that survive', function () {
   });
 
   it('the panel serializer adopts a restored panel for its folder: our document, one panel per folder', async () => {
-    const folder = vscode.workspace.workspaceFolders![0];
+    const folder = workspaceFolder();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
     // The tab model follows the panels a moment later; its view type is prefixed ("mainThreadWebview-reins.panel").

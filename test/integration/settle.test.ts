@@ -6,9 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { StopReport } from '../../src/session/agentRuntime';
-import { cancels, events, promptOverlaps, received, responseTo, sent, type RecordEntry } from '../fixtures/scriptedAgent/records';
+import { cancels, events, firstEvent, firstReceived, promptOverlaps, received, type RecordEntry, responseTo, sent } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, collectStops, resetReins, send, setting, stop, useAgent, type ScriptedAgent } from './support';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, nth, sleep, waitFor } from '../support/helpers';
 
 /** Short budget for the "never settles" cases; real default is 10 s. */
 const SETTLE_S = 1.5;
@@ -104,7 +104,7 @@ const paths: ExitPath[] = [
         // The agent died: the follow-up starts a new process (whose first prompt hangs, as
         // this scenario's first prompt does); it must go out after the exit.
         await waitFor('the follow-up prompt', () => received(agent.entries(), 'session/prompt').length === 2);
-        const second = received(agent.entries(), 'session/prompt')[1];
+        const second = nth(received(agent.entries(), 'session/prompt'), 1, 'the session/prompt received');
         const ev = evidenceTime(agent.entries())!;
         assert.equal(second.msg.params.prompt[0].text, 'follow-up text');
         assert.ok(second.t >= ev, `the new prompt went out ${second.t - ev} ms after the exit`);
@@ -119,7 +119,7 @@ const paths: ExitPath[] = [
         assert.equal((await api()).state()!.lastRestoredInput, 'follow-up text', 'the text goes back to the input box');
       } else {
         assert.equal(result.status, 'completed', JSON.stringify(result));
-        const second = prompts[prompts.length - 1];
+        const second = nth(prompts, prompts.length - 1, 'prompts');
         assert.equal(second.msg.params.prompt[0].text, 'follow-up text');
         const ev = evidenceTime(entries);
         assert.ok(ev !== undefined && second.t >= ev, `the new prompt went out ${ev !== undefined ? second.t - ev : '?'} ms after the evidence`);
@@ -146,7 +146,7 @@ const paths: ExitPath[] = [
       } else {
         assert.equal(ok, true);
         const ev = evidenceTime(agent.entries())!;
-        const init = received(other.entries(), 'initialize')[0];
+        const init = firstReceived(other.entries(), 'initialize');
         assert.ok(init.t >= ev, `the new agent started ${init.t - ev} ms after the evidence`);
       }
     },
@@ -166,7 +166,7 @@ async function replacementWaited(agent: ScriptedAgent, report: StopReport, metho
     return;
   }
   await waitFor(`a second ${method}`, () => received(agent.entries(), method).length >= 2);
-  const second = received(agent.entries(), method)[1];
+  const second = nth(received(agent.entries(), method), 1, 'received(agent.entries(), method)');
   const ev = evidenceTime(agent.entries())!;
   assert.ok(second.t >= ev, `${method} went out ${second.t - ev} ms after the evidence`);
 }
@@ -201,10 +201,10 @@ describe('settle contract: every exit path × agent behaviour', function () {
             if (b === 'permission' && !path.toolCalls) {
               await waitFor('the permission request', () => sent(agent.entries(), 'session/request_permission').length === 1);
             }
-            const sessionId = received(agent.entries(), 'session/prompt')[0].msg.params.sessionId;
+            const sessionId = firstReceived(agent.entries(), 'session/prompt').msg.params.sessionId;
             const triggered = path.trigger(agent);
             await waitFor('the stop report', () => stops.reports.length >= 1, 15_000);
-            const report = stops.reports[0];
+            const report = nth(stops.reports, 0, 'stops.reports');
             if (!path.triggerMayHang) await triggered;
             await turn;
             // The agent's record of session/cancel can come a moment after the stop settled:
@@ -270,8 +270,8 @@ describe('settle contract: around the routine', function () {
     stops.dispose();
     assert.equal(result.status, 'stopped');
     assert.equal(stops.reports.length, 1);
-    assert.equal(stops.reports[0].cause, 'dead-stream');
-    assert.equal(stops.reports[0].outcome, 'agent-exited');
+    assert.equal(nth(stops.reports, 0, 'stops.reports').cause, 'dead-stream');
+    assert.equal(nth(stops.reports, 0, 'stops.reports').outcome, 'agent-exited');
     assert.equal((await api()).state()!.lastRestoredInput, 'this prompt dies with the agent');
   });
 
@@ -330,7 +330,7 @@ describe('settle contract: around the routine', function () {
     await useAgent(agent);
     void send('run the long tool');
     await waitFor('the tool process', () => events(agent.entries(), 'tool-process-started').length === 1);
-    const pid = events(agent.entries(), 'tool-process-started')[0].pid as number;
+    const pid = firstEvent(agent.entries(), 'tool-process-started').pid as number;
     // reins.stop answers at the outcome; the leftovers come after it, as an event.
     const reins = await api();
     const found = new Promise<StopReport>((resolve) => {

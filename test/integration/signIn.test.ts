@@ -1,6 +1,6 @@
 // Sign-in in the real extension host (issue 9), against the scripted agent's auth scenario:
-// auth_required at session/new and at a prompt, the methods offered in the panel and in a
-// notification, `authenticate` only after the user chose, an env_var value kept in
+// auth_required at session/new and at a prompt, the methods offered in the conversation (a button
+// each; a notification only while it is out of sight), `authenticate` only after the user chose, an env_var value kept in
 // SecretStorage and passed on every start (and never logged), a terminal login that
 // reconnects when its terminal closes, and Sign Out.
 import * as assert from 'node:assert/strict';
@@ -13,7 +13,8 @@ import { sha256 } from '../../src/demoAgent/auth';
 import { events, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, logText, resetReins, send, setting, useAgent } from './support';
 import { shown, stubWindow, type Stubbed } from './uiStubs';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
+import type { NoticeAction } from '../../src/shared/messages';
 
 const METHODS = [
   { id: 'key', name: 'API key', type: 'env_var', vars: [{ name: 'REINS_IT_KEY', label: 'Scripted API key' }] },
@@ -26,10 +27,20 @@ function authAgent(auth: object) {
   return addAgent({ auth: { methods: METHODS, envVar: 'REINS_IT_KEY', accept: ['oauth'], ...auth }, prompts: [{ steps: [{ text: 'signed-in answer' }] }] });
 }
 
-async function notices(): Promise<{ level: string; text: string; actions: string[] }[]> {
+async function notices(): Promise<{ level: string; text: string; actions: string[]; buttons: NoticeAction[] }[]> {
   const t = (await api()).state()!.transcript;
-  return t.flatMap((e) => (e.kind === 'notice' ? [{ level: e.level, text: e.text, actions: (e.actions ?? []).map((a) => a.action) }] : []));
+  return t.flatMap((e) =>
+    e.kind === 'notice' ? [{ level: e.level, text: e.text, actions: (e.actions ?? []).map((a) => a.action), buttons: e.actions ?? [] }] : [],
+  );
 }
+
+/** The sign-in notice's buttons: one per method (what the panel draws), then Open Log. */
+const METHOD_BUTTONS: NoticeAction[] = [
+  { action: 'signIn', label: 'API key', arg: 'key' },
+  { action: 'signIn', label: 'Log in', arg: 'login' },
+  { action: 'signIn', label: 'Browser', arg: 'oauth' },
+  { action: 'openLog', label: 'Open Log' },
+];
 
 const select = (name: string) => vscode.commands.executeCommand<boolean>('reins.selectAgent', name);
 const lastEnv = (entries: ReturnType<Awaited<ReturnType<typeof authAgent>>['entries']>) => events(entries, 'auth-env').at(-1);
@@ -46,14 +57,17 @@ describe('sign-in (issue 9)', function () {
 
   // Sabotage (offer() authenticating with the first 'agent' method by itself and restarting):
   // "+ status: 'completed' - status: 'not-sent'" — the prompt went through on a sign-in nobody chose.
-  it('auth_required at session/new: the panel and a notification offer the methods; sendPrompt is not-sent and names them', async () => {
+  // Sabotage (answerRoute notifying while in sight, as before): "+ [ [ 'Reins: … needs you to sign in. …', 'API key', 'Log in', 'Browser', 'Open Log' ] ] - []".
+  it('auth_required at session/new: the conversation offers the methods, a button each (no notification while in sight); sendPrompt is not-sent and names them', async () => {
     ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });
     const agent = await authAgent({});
     assert.equal(await select(agent.name), false, 'the start was refused');
     const text = needed(agent.name);
     const notice = (await notices()).find((n) => n.text === text);
-    assert.ok(notice && notice.level === 'warning' && notice.actions.includes('signIn'), JSON.stringify(await notices()));
-    assert.deepEqual(shown(ui, 'showWarningMessage', /needs you to sign in/)[0], [`Reins: ${text}`, 'API key', 'Log in', 'Browser']);
+    assert.ok(notice && notice.level === 'warning', JSON.stringify(await notices()));
+    assert.deepEqual(notice.buttons, METHOD_BUTTONS);
+    assert.equal((await api()).state()!.inSight, true);
+    assert.deepEqual(shown(ui, 'showWarningMessage', /needs you to sign in/), []);
     const result = await send('hello');
     assert.deepEqual(result, { status: 'not-sent', reason: text });
     assert.equal((await api()).state()!.lastRestoredInput, 'hello');
@@ -70,19 +84,19 @@ describe('sign-in (issue 9)', function () {
   // in the Reins log".
   it('env_var: the value asked in a password box reaches the agent on every start, is never logged, and Sign Out forgets it', async () => {
     const secret = `sk-reins-it-${process.pid}-${Date.now()}`;
-    const choices = ['API key'];
     ui = stubWindow({
-      showWarningMessage: (args) => Promise.resolve(/needs you to sign in/.test(String(args[0])) ? choices.shift() : undefined),
+      showWarningMessage: () => Promise.resolve(undefined),
       showInputBox: () => Promise.resolve(secret),
       showInformationMessage: () => Promise.resolve(undefined),
     });
     await setting('trace', 'verbose');
     const agent = await authAgent({});
-    await select(agent.name); // refused; the notification's "API key" button is pressed
+    await select(agent.name); // refused; the notice's "API key" button is pressed (it runs reins.signIn's choose('key'))
+    void vscode.commands.executeCommand('reins.signIn', 'key');
     await waitFor('the agent to start signed in', () => lastEnv(agent.entries())?.present === true, 20_000);
     await waitFor('the agent to be ready', async () => (await api()).state()?.agentPhase === 'ready' && (await api()).state()?.agent === agent.name);
     assert.equal(lastEnv(agent.entries())?.sha256, sha256(secret), 'the value the user typed');
-    const box = ui.calls.showInputBox[0][0] as vscode.InputBoxOptions;
+    const box = nth(nth(ui.calls.showInputBox ?? [], 0, 'the input boxes shown'), 0, 'the input box options') as vscode.InputBoxOptions;
     assert.equal(box.password, true, 'a secret is typed into a password box');
     assert.equal(box.placeHolder, 'REINS_IT_KEY');
     assert.deepEqual(await send('hello'), { status: 'completed', stopReason: 'end_turn' });
@@ -120,7 +134,7 @@ describe('sign-in (issue 9)', function () {
     assert.equal(await vscode.commands.executeCommand('reins.signIn', 'key'), false, 'a sign-in is already open');
     answer(undefined); // Escape
     assert.equal(await first, false);
-    assert.equal(ui.calls.showInputBox.length, 1, `${ui.calls.showInputBox.length} !== 1`);
+    assert.equal((ui.calls.showInputBox ?? []).length, 1, `${(ui.calls.showInputBox ?? []).length} !== 1`);
     assert.deepEqual(await vscode.commands.executeCommand('reins.signOut', agent.name), [], 'nothing was stored');
     assert.equal(events(agent.entries(), 'auth-state').length, 1, 'no restart');
   });
@@ -162,8 +176,9 @@ describe('sign-in (issue 9)', function () {
     assert.equal(events(agent.entries(), 'auth-expired').length, 1);
     const text = needed(agent.name);
     const notice = (await notices()).find((n) => n.text === text);
-    assert.ok(notice && notice.level === 'warning' && notice.actions.includes('signIn'), JSON.stringify(await notices()));
-    assert.deepEqual(shown(ui, 'showWarningMessage', /needs you to sign in/)[0], [`Reins: ${text}`, 'API key', 'Log in', 'Browser']);
+    assert.ok(notice && notice.level === 'warning', JSON.stringify(await notices()));
+    assert.deepEqual(notice.buttons, METHOD_BUTTONS);
+    assert.deepEqual(shown(ui, 'showWarningMessage', /needs you to sign in/), [], 'in sight: no notification');
     const prompts = received(agent.entries(), 'session/prompt').length;
     assert.deepEqual(await send('hello'), { status: 'not-sent', reason: text });
     assert.equal(received(agent.entries(), 'session/prompt').length, prompts, 'nothing sent to the session the user replaced');

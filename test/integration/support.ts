@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ReinsApi, SendResult, StopResult, WhenBusy } from '../../src/api';
 import type { StopReport } from '../../src/session/agentRuntime';
 import { readRecord, type RecordEntry } from '../fixtures/scriptedAgent/records';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 
 export const EXTENSION_ID = 'reins-dev.reins';
 
@@ -16,6 +16,11 @@ export async function api(): Promise<ReinsApi> {
   const ext = vscode.extensions.getExtension<ReinsApi>(EXTENSION_ID);
   if (!ext) throw new Error(`${EXTENSION_ID} is not loaded`);
   return ext.isActive ? ext.exports : ext.activate();
+}
+
+/** The test window's (first) workspace folder: the fixture folder the host opens. */
+export function workspaceFolder(): vscode.WorkspaceFolder {
+  return nth(vscode.workspace.workspaceFolders ?? [], 0, 'the workspace folders');
 }
 
 export function extensionPath(): string {

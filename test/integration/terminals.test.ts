@@ -11,8 +11,8 @@ import * as vscode from 'vscode';
 import { listProcesses } from '../../src/acp/processTree';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { events } from '../fixtures/scriptedAgent/records';
-import { addAgent, api, checkedLeftovers, logText, resetReins, send, setting, stop, useAgent } from './support';
-import { waitFor } from '../helpers';
+import { addAgent, api, checkedLeftovers, logText, resetReins, send, setting, stop, useAgent, workspaceFolder } from './support';
+import { nth, waitFor } from '../support/helpers';
 
 type Reply = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { reason?: string } } };
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
@@ -31,7 +31,7 @@ describe('terminals (issue 9)', function () {
 
   before(function () {
     if (process.platform === 'win32') this.skip(); // process groups, `sh`, the link
-    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    ws = workspaceFolder().uri.fsPath;
     outside = fs.mkdtempSync(path.join(os.tmpdir(), 'reins-term-outside-'));
     fs.symlinkSync(outside, path.join(ws, 'term-link-out'));
   });
@@ -77,23 +77,24 @@ describe('terminals (issue 9)', function () {
     assert.deepEqual(await send('build it'), { status: 'completed', stopReason: 'end_turn' });
 
     const replies = events(agent.entries(), 'call-answered').map((e) => e.reply as Reply);
-    const said = (i: number) => replies[i].error?.data?.reason ?? `served: ${JSON.stringify(replies[i].result)}`;
+    const reply = (i: number) => nth(replies, i, 'the answered calls');
+    const said = (i: number) => reply(i).error?.data?.reason ?? `served: ${JSON.stringify(reply(i).result)}`;
     assert.equal(replies.length, 13);
-    assert.match(String(replies[0].result?.terminalId), /^term-\d+$/);
-    assert.deepEqual(replies[1].result, { exitCode: 0, signal: null });
+    assert.match(String(reply(0).result?.terminalId), /^term-\d+$/);
+    assert.deepEqual(reply(1).result, { exitCode: 0, signal: null });
     // The last 13 bytes would start inside a "€": the 12 after it are kept.
-    assert.deepEqual(replies[2].result, { output: '€€\ndone\n', truncated: true, exitStatus: { exitCode: 0, signal: null } });
-    assert.deepEqual(replies[4].result, {}, 'kill');
-    assert.deepEqual(replies[5].result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
-    assert.deepEqual(replies[6].result, {}, 'release');
+    assert.deepEqual(reply(2).result, { output: '€€\ndone\n', truncated: true, exitStatus: { exitCode: 0, signal: null } });
+    assert.deepEqual(reply(4).result, {}, 'kill');
+    assert.deepEqual(reply(5).result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
+    assert.deepEqual(reply(6).result, {}, 'release');
     assert.equal(said(7), 'unknown-terminal');
-    assert.match(replies[7].error!.message, /was released by the agent/);
+    assert.match(reply(7).error!.message, /was released by the agent/);
     assert.equal(said(8), 'unknown-terminal');
-    assert.equal(replies[8].error?.code, -32002);
+    assert.equal(reply(8).error?.code, -32002);
     assert.equal(said(9), 'wrong-session');
     assert.equal(said(10), 'outside-workspace', 'cwd outside');
-    assert.equal(replies[10].error?.code, -32602);
-    assert.match(replies[10].error?.message ?? '', /terminal\/create refused: cwd is outside the workspace folder/);
+    assert.equal(reply(10).error?.code, -32602);
+    assert.match(reply(10).error?.message ?? '', /terminal\/create refused: cwd is outside the workspace folder/);
     assert.equal(said(11), 'outside-workspace', 'cwd through a link out');
     assert.equal(fs.existsSync(path.join(outside, 'planted')), false, 'nothing ran outside');
     assert.deepEqual(await sleeping('sleep 45.1'), []);

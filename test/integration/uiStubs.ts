@@ -3,6 +3,7 @@
 // functions for one test makes Reins's notifications, input boxes and pickers answer as a
 // person would. Each replacement records its calls and is put back after the test.
 import * as vscode from 'vscode';
+import { present } from '../support/helpers';
 
 type WindowFn = 'showWarningMessage' | 'showErrorMessage' | 'showInformationMessage' | 'showInputBox' | 'showQuickPick' | 'createQuickPick';
 
@@ -18,11 +19,11 @@ export function stubWindow(impls: Partial<Record<WindowFn, (args: unknown[], ori
   const saved: [string, (...a: unknown[]) => unknown][] = [];
   const calls: Record<string, unknown[][]> = {};
   for (const [name, impl] of Object.entries(impls)) {
-    const original = win[name];
+    const original = present(win[name], `vscode.window.${name}`);
     saved.push([name, original]);
-    calls[name] = [];
+    const mine: unknown[][] = (calls[name] = []);
     win[name] = (...args: unknown[]) => {
-      calls[name].push(args);
+      mine.push(args);
       return impl(args, original.bind(vscode.window));
     };
   }

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { UndoResult } from '../../src/api';
-import { waitFor } from '../helpers';
-import { addAgent, api, resetReins, send, setting, stop, useAgent } from './support';
+import { waitFor } from '../support/helpers';
+import { addAgent, api, resetReins, send, setting, stop, useAgent, workspaceFolder } from './support';
 import { stubWindow, type Stubbed } from './uiStubs';
 
 const undoTurn = () => vscode.commands.executeCommand<UndoResult>('reins.undoTurn');
@@ -76,7 +76,7 @@ describe("undo: a stopped turn's changes", function () {
   }
 
   before(() => {
-    ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    ws = workspaceFolder().uri.fsPath;
     dir = path.join(ws, 'undo');
   });
 

@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cancels, events, received } from '../fixtures/scriptedAgent/records';
+import { cancels, events, firstEvent, received } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, extensionPath, logText, send, setting, useAgent } from './support';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, sleep, waitFor } from '../support/helpers';
 
 /** The time a log line was written ("2026-12-01 00:38:29.472 [error] …", local time). */
 function loggedAt(line: string): number {
@@ -38,7 +38,7 @@ describe('deactivation (runs last)', function () {
     await useAgent(agent);
     void send('long work');
     await waitFor('the tool process', () => events(agent.entries(), 'tool-process-started').length === 1);
-    const toolPid = events(agent.entries(), 'tool-process-started')[0].pid as number;
+    const toolPid = firstEvent(agent.entries(), 'tool-process-started').pid as number;
     const agentPid = (await api()).state()!.pid!;
     assert.ok(alive(toolPid) && alive(agentPid));
 

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import type { TraceLevel } from '../../src/acp/trace';
-import { expected, mutatedFrame, pipeConnection, settle, SKIPPED } from '../unit/frameFuzz';
+import { expected, mutatedFrame, pipeConnection, settle, SKIPPED } from '../support/frameFuzz';
 
 const FRAMES = 100_000;
 const PER_RUN = 100;

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentItem } from '../../src/agents/pickerItems';
 import { PRESETS } from '../../src/agents/presets';
-import { KNOWN_AGENTS, knownRows, presetBrief, quirkTableMarkdown } from '../../src/session/agentQuirks';
+import { KNOWN_AGENTS, knownRows, presetRow, quirkTableMarkdown } from '../../src/session/agentQuirks';
 import { outOfStepRecovery } from '../../src/session/outOfStep';
 
 const root = path.resolve(__dirname, '../../..');
@@ -29,7 +29,7 @@ describe('agent quirks: the one table', () => {
   });
 
   it('names, for every row, scenarios that exist and that a test drives', () => {
-    const tests = ['test/unit', 'test/integration']
+    const tests = ['test/unit', 'test/process', 'test/integration']
       .flatMap((dir) => fs.readdirSync(path.join(root, dir)).map((f) => path.join(root, dir, f)))
       .filter((f) => f.endsWith('.test.ts'))
       .map((f) => fs.readFileSync(f, 'utf8'));
@@ -60,10 +60,10 @@ describe('agent quirks: the one table', () => {
     assert.deepEqual(knownRows(undefined), []);
   });
 
-  it("every preset's behaviour is its row in the table, which the picker shows", () => {
+  it("every preset's behaviour is its row in the table; the picker says what a user needs, not the quirks", () => {
     for (const preset of PRESETS) {
       // Sabotage (codex's row without its `preset`): "codex: no row of the table names this preset".
-      assert.ok(presetBrief(preset.name), `${preset.name}: no row of the table names this preset`);
+      assert.ok(presetRow(preset.name), `${preset.name}: no row of the table names this preset`);
     }
     for (const row of KNOWN_AGENTS.filter((r) => r.preset)) {
       assert.ok(
@@ -71,14 +71,16 @@ describe('agent quirks: the one table', () => {
         `${row.agent}: no preset named ${row.preset}`,
       );
     }
-    // What the picker says beside an installed agent's command is the row's brief, not a copy.
+    // Beside an installed agent the picker shows what runs and what it needs; how Reins copes with
+    // its cancel is the README's table (a user choosing an agent needs neither "0.23 answers one
+    // turn behind after a stop" nor "leaves a cancelled command running").
+    // Sabotage (the row's note back beside the command): "+ 'codex-acp — leaves a cancelled command running: Reins finds and ends it' - 'codex-acp'".
     const codex = PRESETS.find((p) => p.name === 'codex')!;
     const item = agentItem({ name: 'codex', entry: { command: codex.command, args: codex.args }, preset: codex, configured: false }, undefined, 'demo');
-    // Sabotage (the picker back on a text of its own, 'leaves a command running'): "+ 'codex-acp — leaves a command running'".
-    assert.equal(item.detail, `codex-acp — ${presetBrief('codex')}`);
+    assert.equal(item.detail, 'codex-acp');
     const pi = PRESETS.find((p) => p.name === 'pi')!;
     const piItem = agentItem({ name: 'pi', entry: { command: pi.command, args: pi.args }, preset: pi, configured: false }, undefined, 'demo');
-    assert.equal(piItem.detail, `pi-acp — needs Node 22.19 or later; ${presetBrief('pi')}`);
+    assert.equal(piItem.detail, 'pi-acp — needs Node 22.19 or later');
   });
 
   it('the out-of-step recovery comes from the table', () => {

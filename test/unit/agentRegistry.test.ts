@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { fetchRegistry, parseRegistry, pin, platformKey, registryEntry } from '../../src/agents/registry';
-import { present } from '../helpers';
+import { present } from '../support/helpers';
 
 const fixture = path.resolve(__dirname, '../../../test/fixtures/registry/registry.json');
 const json = () => JSON.parse(readFileSync(fixture, 'utf8')) as unknown;

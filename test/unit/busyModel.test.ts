@@ -13,6 +13,7 @@ const status = (over: Partial<PanelStatus>): PanelStatus => ({
   canStop: true,
   queued: [],
   canSteer: false,
+  permissionPending: false,
   whenBusy: 'ask',
   ...over,
 });

@@ -10,7 +10,7 @@ import { droppedText } from '../../src/userText';
 import { checkoutWaitHead } from '../../media/webview/checkoutWaitList';
 import { busyText, composerState, statusLine } from '../../media/webview/statusModel';
 import type { PanelStatus } from '../../src/shared/messages';
-import { sleep, waitFor } from '../helpers';
+import { nth, sleep, waitFor } from '../support/helpers';
 
 /** Events applied in order; every effect, in order, as a short string. */
 function play(events: LineEvent[], from: LineState = emptyLine): { state: LineState; effects: string[] } {
@@ -194,7 +194,10 @@ describe('checkout line (controller)', () => {
     const a = line.join('a', undefined, 'alpha');
     lock.unverify();
     assert.equal((await within(a)).go, false);
-    assert.match(given[0].why, /^alpha did not confirm its stop\. Waiting ended: your prompt was not sent; it is back in the input box\.$/);
+    assert.match(
+      nth(given, 0, 'the prompts given back').why,
+      /^alpha did not confirm its stop\. Waiting ended: your prompt was not sent; it is back in the input box\.$/,
+    );
   });
 });
 

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
 import { LineTooLargeError, NdjsonMessageReader, NdjsonMessageWriter } from '../../src/acp/framing';
-import { nth } from '../helpers';
+import { nth } from '../support/helpers';
 
 function reader(input: NodeJS.EventEmitter & PassThrough, maxLineBytes?: number) {
   const got = { messages: [] as Message[], malformed: [] as [string, string][], sizes: [] as number[], errors: [] as Error[], closed: 0 };

@@ -8,7 +8,8 @@ import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
 import { NdjsonMessageReader } from '../../src/acp/framing';
 import type { TraceLevel } from '../../src/acp/trace';
-import { chunked, expected, mutatedFrame, pipeConnection, settle, SKIPPED } from './frameFuzz';
+import { waitFor } from '../support/helpers';
+import { chunked, expected, mutatedFrame, pipeConnection, settle, SKIPPED } from '../support/frameFuzz';
 
 const LEVELS: TraceLevel[] = ['off', 'messages', 'verbose'];
 
@@ -100,9 +101,15 @@ describe('fuzz: framing', function () {
   it('a line over the size limit closes the connection with the error that says so, whatever came before', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(mutatedFrame, { maxLength: 5 }), async (frames) => {
-        const { conn, agentWrites } = pipeConnection('verbose', 64 * 1024);
+        const { conn, agentWrites, exited } = pipeConnection('verbose', 64 * 1024);
         for (const f of frames) agentWrites.write(Buffer.concat([f, Buffer.from('\n')]));
         agentWrites.write(`{"jsonrpc":"2.0","method":"x","params":"${'y'.repeat(70 * 1024)}"}\n`);
+        // The runtime ends the agent once its connection closes: its exit comes, or the
+        // connection would wait half a second a run for an exit status to name.
+        // Without the size limit (framing.ts's two tooLarge calls removed): "Property failed after
+        // 1 tests … Caused by: Error: timed out after 5000 ms waiting for the connection to close".
+        await waitFor('the connection to close', () => conn.isClosed, 5000);
+        exited.resolve({ code: null, signal: 'SIGTERM', stderrTail: [], at: Date.now() });
         const closed = await conn.closed;
         assert.equal(closed.cause, 'line-too-large');
         assert.match(closed.detail, /larger than 65536 bytes; the connection was closed/);

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { parseElapsed, parsePsOutput, type ProcessInfo } from '../../src/acp/processTree';
 import { findLeftovers, LeftoverWatch, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/session/leftovers';
 import { MemoryLogger } from '../../src/util/logger';
-import { nth, sleep } from '../helpers';
+import { nth, sleep } from '../support/helpers';
 
 const T0 = 1_000_000_000_000; // the stopped turn's start
 const AGENT = 100;

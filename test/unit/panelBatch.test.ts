@@ -6,6 +6,7 @@ import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { BATCH_MS, Outbox } from '../../src/panel/outbox';
 import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
+import { nth } from '../support/helpers';
 
 const chunk = (text: string): SessionNotification => ({ sessionId: 's', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
 
@@ -30,11 +31,16 @@ function manualSchedule(): { schedule: (flush: () => void) => () => void; due: (
   };
 }
 
+/** What the webview applies, message by message: a batch's parts in order (media/webview/main.ts). */
+function receive(into: HostToWebview[]): (message: HostToWebview) => void {
+  return (m) => (m.type === 'batch' ? into.push(...m.messages) : into.push(m));
+}
+
 /** An outbox whose flushes, the batch's and the prompt one alike, run only when the test says. */
 function manualOutbox(delivered: HostToWebview[]): { outbox: Outbox; due: () => boolean; runDue: () => void } {
   const later = manualSchedule();
   const soon = manualSchedule();
-  const outbox = new Outbox((m) => delivered.push(m), later.schedule, soon.schedule);
+  const outbox = new Outbox(receive(delivered), later.schedule, soon.schedule);
   return {
     outbox,
     due: () => later.due() || soon.due(),
@@ -109,7 +115,7 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     const emitted: TranscriptOp[] = [];
     transcript.onOp((op) => emitted.push(op));
     for (const text of CHUNKS.slice(0, 2)) transcript.apply(chunk(text));
-    const first = emitted[0];
+    const first = nth(emitted, 0, 'emitted');
     assert.ok(first.type === 'upsert' && first.entry.kind === 'agent');
     assert.equal(first.entry.markdown, CHUNKS[0]);
     assert.ok(Object.isFrozen(first.entry), 'emitted entries are frozen');
@@ -183,7 +189,7 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     const delivered: HostToWebview[] = [];
     const later = manualSchedule();
     const soon = manualSchedule();
-    const outbox = new Outbox((m) => delivered.push(m), later.schedule, soon.schedule);
+    const outbox = new Outbox(receive(delivered), later.schedule, soon.schedule);
     outbox.post({ type: 'append', id: 'a1', text: 'streamed ' });
     assert.equal(soon.due(), false, 'text alone waits for the batch');
     assert.equal(later.due(), true);
@@ -201,12 +207,7 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     const later = manualSchedule();
     const soon = manualSchedule();
     let clock = 1_000;
-    const outbox = new Outbox(
-      (m) => delivered.push(m),
-      later.schedule,
-      soon.schedule,
-      () => clock,
-    );
+    const outbox = new Outbox(receive(delivered), later.schedule, soon.schedule, () => clock);
     const tool = (status: 'pending' | 'in_progress' | 'completed'): HostToWebview => ({
       type: 'upsert',
       entry: { kind: 'tool', id: 't1', title: 'run', status },
@@ -230,9 +231,44 @@ describe('panel batching: what reaches the webview is a snapshot', () => {
     assert.equal(soon.due(), true, 'the files for an @ waited for the batch');
   });
 
+  // A stop's end posts its notice (agentNotices.ts, on onStop) and then the status that ends the
+  // stop (onDidChange), in one task. Posted as two messages, the webview could draw a frame
+  // between them: "Stopped — the agent confirmed in 12 ms" with "Stopping… waiting for the agent
+  // to confirm" and the Stop button. Sabotage (flush() delivering its messages one by one again):
+  // "AssertionError [ERR_ASSERTION]: one flush, one message: 2 !== 1".
+  it("one flush is one message: a stop's notice and the status that ends the stop arrive together", () => {
+    const raw: HostToWebview[] = [];
+    const later = manualSchedule();
+    const soon = manualSchedule();
+    let clock = 1_000;
+    const outbox = new Outbox(
+      (m) => raw.push(m),
+      later.schedule,
+      soon.schedule,
+      () => clock,
+    );
+    const status = (turn: 'stopping' | 'idle'): HostToWebview =>
+      ({
+        type: 'status',
+        status: { agentName: 'x', demo: false, folderName: 'f', agent: 'ready', turn, canSend: turn === 'idle', canStop: turn !== 'idle' },
+      }) as HostToWebview;
+    outbox.post(status('stopping'));
+    soon.runDue();
+    assert.equal(raw.length, 1, 'a lone message goes as itself');
+    assert.equal(nth(raw, 0, 'the raw messages').type, 'status');
+    raw.length = 0;
+    clock += 2 * BATCH_MS; // the stop confirmed a while later
+    const notice: HostToWebview = { type: 'upsert', entry: { kind: 'notice', id: 'n1', level: 'info', text: 'Stopped — the agent confirmed in 12 ms' } };
+    outbox.post(notice);
+    outbox.post(status('idle'));
+    soon.runDue();
+    assert.equal(raw.length, 1, 'one flush, one message');
+    assert.deepEqual(raw[0], { type: 'batch', messages: [notice, status('idle')] });
+  });
+
   it('the prompt flush, unmocked, comes after the posting code and before any timer', async () => {
     const delivered: HostToWebview[] = [];
-    const outbox = new Outbox((m) => delivered.push(m));
+    const outbox = new Outbox(receive(delivered));
     outbox.post({ type: 'append', id: 'a1', text: 'x' });
     outbox.post({ type: 'focusInput' });
     assert.deepEqual(delivered, [], 'nothing goes out inside the posting code');

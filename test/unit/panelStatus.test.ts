@@ -1,16 +1,16 @@
 // UI state is derived from the turn machine, never kept beside it: a table of what the user sees.
 import * as assert from 'node:assert/strict';
-import { deriveStatus, type StatusInputs } from '../../src/session/panelStatus';
+import { deriveStatus, WAITING_FOR_YOU, type StatusInputs } from '../../src/session/panelStatus';
 import type { TurnState } from '../../src/session/turnMachine';
 
 const stop = { turnId: 1, cause: 'user' as const, requestedAt: 0, firstCancelAt: 1000, cancelsSent: 1 };
-const turns: Record<string, TurnState> = {
+const turns = {
   idle: { phase: 'idle' },
   waiting: { phase: 'waiting', turnId: 1, attempt: 1, retryDeadline: 0 },
   running: { phase: 'running', turnId: 1, attempt: 0 },
   stopping: { phase: 'stopping', turnId: 1, stop },
   unverified: { phase: 'unverified', turnId: 1, stop },
-};
+} satisfies Record<string, TurnState>;
 
 function status(turn: keyof typeof turns, over: Partial<StatusInputs> = {}) {
   return deriveStatus({
@@ -41,6 +41,31 @@ describe('panel status (derived)', () => {
       assert.equal(s.turn, phase);
       assert.equal(s.canSend, canSend);
       assert.equal(s.canStop, canStop);
+    });
+  }
+
+  // What the busy line says, derived from the machine and the held permission requests: never
+  // "Working" while the agent waits for the user. Sabotage (deriveStatus's running branch back to
+  // a plain 'Working…'): "AssertionError [ERR_ASSERTION]: running, a permission waiting
+  // + 'Working…' - 'Waiting for you: the agent asks for permission'".
+  const detailRows: [keyof typeof turns, boolean, string | RegExp][] = [
+    // turn, a permission request held, the busy line
+    ['running', false, 'Working…'],
+    ['running', true, WAITING_FOR_YOU],
+    // A stop answers held requests cancelled: while it does, the line says the stop.
+    ['stopping', true, 'Stopping… waiting for the agent to confirm (cancel sent 1.5 s ago)'],
+    ['unverified', true, /^Stop not confirmed/],
+    ['idle', true, 'Ready'],
+  ];
+  for (const [turn, permissionPending, detail] of detailRows) {
+    const what = `${turn}${permissionPending ? ', a permission waiting' : ''}`;
+    it(`${what}: says ${String(detail)}`, () => {
+      const s = status(turn, { permissionPending });
+      if (typeof detail === 'string') assert.equal(s.detail, detail, what);
+      else assert.match(s.detail!, detail, what);
+      assert.equal(s.permissionPending, turn === 'running' && permissionPending, `${what}: permissionPending`);
+      // One ellipsis at most: the stylesheet adds none (status.css).
+      assert.doesNotMatch(s.detail!, /……|…\.|\.…/, what);
     });
   }
 

@@ -23,7 +23,7 @@ const rows = readme
     const cells = l.split(/(?<!\\)\|/).slice(1, -1);
     return { first: cells[0] ?? '', rest: cells.slice(1).join('|').trim() };
   });
-const named = (cell: string) => [...cell.matchAll(/`(reins\.[A-Za-z]+)`/g)].map((m) => m[1]);
+const named = (cell: string) => [...cell.matchAll(/`(reins\.[A-Za-z]+)`/g)].flatMap((m) => m[1] ?? []);
 
 describe('README lists what package.json contributes', () => {
   // Sabotage (the row of `reins.followAgent` removed from the settings table), this test printed:

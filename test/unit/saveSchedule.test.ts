@@ -19,7 +19,7 @@ function fakeTimers(): SaveTimers & { advanceTo(t: number): void } {
     advanceTo(to) {
       for (;;) {
         const [id, first] = [...pending].sort((a, b) => a[1].at - b[1].at)[0] ?? [];
-        if (first === undefined || first.at > to) break;
+        if (id === undefined || first === undefined || first.at > to) break;
         pending.delete(id);
         t = first.at;
         first.run();

@@ -3,6 +3,7 @@
 // between two samples, on the clock the frame's stalls are mapped to (its timeOrigin + now).
 import * as assert from 'node:assert/strict';
 import { shareOf } from '../bench/schedStall';
+import { nth } from '../support/helpers';
 
 /** Samples every `every` ms over [0, end], the counters given as functions of time. */
 function sampled(end: number, every: number, ran: (t: number) => number, waited: (t: number) => number) {
@@ -21,10 +22,12 @@ describe('bench: a stall split into running and waiting (schedStall.ts)', () => 
       (t) => Math.min(150, Math.max(0, t - 100)),
       (t) => Math.min(100, Math.max(0, t - 300)),
     );
-    const [busy, starved] = shareOf(samples, ORIGIN, [
+    const shares = shareOf(samples, ORIGIN, [
       [140, 150],
       [340, 100],
     ]);
+    const busy = nth(shares, 0, 'the shares');
+    const starved = nth(shares, 1, 'the shares');
     assert.equal(Math.round(busy.ranMs), 150);
     assert.equal(Math.round(busy.waitedMs), 0);
     assert.equal(Math.round(starved.ranMs), 0);
@@ -36,7 +39,7 @@ describe('bench: a stall split into running and waiting (schedStall.ts)', () => 
       { t: 1_000_000, ranMs: 0, waitedMs: 0 },
       { t: 1_000_100, ranMs: 100, waitedMs: 40 },
     ];
-    const [share] = shareOf(samples, ORIGIN, [[65, 50]]);
+    const share = nth(shareOf(samples, ORIGIN, [[65, 50]]), 0, 'the shares');
     assert.equal(share.ranMs, 50);
     assert.equal(share.waitedMs, 20);
     // Sabotage (at() reading the sample at or after t instead of between the two), this printed:
@@ -50,7 +53,7 @@ describe('bench: a stall split into running and waiting (schedStall.ts)', () => 
       (t) => t,
       () => 0,
     );
-    const [share] = shareOf(samples, ORIGIN, [[120, 80]]);
+    const share = nth(shareOf(samples, ORIGIN, [[120, 80]]), 0, 'the shares');
     assert.ok(share.ranMs >= 0 && share.ranMs <= 80, String(share.ranMs));
   });
 });

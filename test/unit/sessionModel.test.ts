@@ -1,6 +1,7 @@
 // The webview's session line and slash completion, pure parts (media/webview/sessionModel.ts).
 import * as assert from 'node:assert/strict';
 import { compactNumber, completedInput, costText, slashMatches, usageText } from '../../media/webview/sessionModel';
+import { nth } from '../support/helpers';
 
 describe('webview session line and slash completion', () => {
   it('says usage compactly, with the share of the window and the cost', () => {
@@ -38,6 +39,6 @@ describe('webview session line and slash completion', () => {
     assert.deepEqual(slashMatches('hello /we', commands), []);
     assert.deepEqual(slashMatches('/test', commands), []); // exact and alone: nothing to add
     assert.deepEqual(slashMatches('/zzz', commands), []);
-    assert.equal(completedInput(commands[0]), '/web ');
+    assert.equal(completedInput(nth(commands, 0, 'commands')), '/web ');
   });
 });

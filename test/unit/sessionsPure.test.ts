@@ -9,6 +9,7 @@ import { MemoryKeyValue, SessionStore } from '../../src/session/sessionStore';
 import { restorable, saveTranscript } from '../../src/session/savedTranscript';
 import { Transcript } from '../../src/session/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
+import { present } from '../support/helpers';
 
 describe('sessions: capabilities', () => {
   it('reads loadSession and sessionCapabilities; omitted, null or false mean no', () => {
@@ -47,7 +48,7 @@ describe('sessions: session/list paging', () => {
   it('follows nextCursor to the end, passing each cursor on', async () => {
     const asked: (string | undefined)[] = [];
     const pages: Record<string, ListSessionsResponse> = { first: page(['a', 'b'], 'c1'), c1: page(['c', 'd'], 'c2'), c2: page(['e'], null) };
-    const out = await listAllSessions(async (cursor) => (asked.push(cursor), pages[cursor ?? 'first']), '/w');
+    const out = await listAllSessions(async (cursor) => (asked.push(cursor), present(pages[cursor ?? 'first'], `the page at ${cursor}`)), '/w');
     assert.deepEqual(asked, [undefined, 'c1', 'c2']);
     assert.deepEqual(
       out.sessions.map((s) => s.sessionId),

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { nth } from '../support/helpers';
 
 const stylesDir = path.resolve(__dirname, '../../../media/styles');
 
@@ -36,7 +37,7 @@ function literalColours(file: string, css: string): string[] {
   const found: string[] = [];
   const text = withoutThemeVariables(css.replace(/\/\*[\s\S]*?\*\//g, ''));
   for (const block of text.matchAll(/\{([^{}]*)\}/g)) {
-    for (const declaration of block[1].split(';')) {
+    for (const declaration of nth(block, 1, 'block').split(';')) {
       const colon = declaration.indexOf(':');
       if (colon < 0) continue;
       const value = declaration.slice(colon + 1);

@@ -7,6 +7,7 @@ import { MAX_DIFF_TEXT } from '../../src/session/toolContent';
 import { Transcript } from '../../src/session/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { fileScore, rankFiles } from '../../src/util/fileRank';
+import { nth } from '../support/helpers';
 
 const u = (update: object): SessionNotification => ({ sessionId: 's', update }) as SessionNotification;
 const chunk = (text: string, kind = 'agent_message_chunk') => u({ sessionUpdate: kind, content: { type: 'text', text } });
@@ -105,7 +106,7 @@ describe('plans and thoughts', () => {
     // Sabotage (the fixed id 'plan' back), this printed: AssertionError: 1 !== 2
     assert.equal(plans.length, 2);
     assert.deepEqual(
-      plans.map((p) => p.kind === 'plan' && p.items[0].status),
+      plans.map((p) => p.kind === 'plan' && nth(p.items, 0, 'p.items').status),
       ['completed', 'in_progress'],
     );
   });

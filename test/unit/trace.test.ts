@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import type { Message } from 'vscode-jsonrpc/node';
 import { boundedJson, ProtocolTracer } from '../../src/acp/trace';
 import { MemoryLogger } from '../../src/util/logger';
-import { deepJson, pipeConnection, settle } from './frameFuzz';
+import { deepJson, pipeConnection, settle } from '../support/frameFuzz';
+import { nth } from '../support/helpers';
 
 describe('protocol trace', () => {
   // Sabotage (the verbose payload back to shorten(JSON.stringify(…))): "RangeError: Maximum call
@@ -15,9 +16,10 @@ describe('protocol trace', () => {
     const deep = JSON.parse(`{"jsonrpc":"2.0","method":"session/update","params":${deepJson(100_000)}}`) as Message;
     tracer.incoming(deep, 200_000);
     assert.equal(log.lines.length, 1);
-    assert.match(log.lines[0], /^info ← \+\d+\.\d{3}s notification session\/update \(200000 B\) \[\[\[/);
-    assert.ok(log.lines[0].includes('[…]'), 'cut at the depth limit');
-    assert.ok(log.lines[0].length < 2200, `${log.lines[0].length} characters`);
+    const line = nth(log.lines, 0, 'the log');
+    assert.match(line, /^info ← \+\d+\.\d{3}s notification session\/update \(200000 B\) \[\[\[/);
+    assert.ok(line.includes('[…]'), 'cut at the depth limit');
+    assert.ok(line.length < 2200, `${line.length} characters`);
   });
 
   // Sabotage (the read loop without the fix, through the real connection): the write below threw
@@ -50,10 +52,10 @@ describe('protocol trace', () => {
     tracer.incoming(JSON.parse('{"jsonrpc":"2.0","id":{"toString":1},"method":{"toString":3}}') as Message, 10);
     tracer.incoming(JSON.parse('{"jsonrpc":"2.0","id":3,"error":{"code":{"toString":1},"message":{"valueOf":1}}}') as Message, 10);
     assert.equal(log.lines.length, 5, log.lines.join('\n'));
-    assert.match(log.lines[0], /^warn ignored a response to an unknown request id \{"toString":1,"valueOf":2\}/);
-    assert.match(log.lines[1], /response #\{"toString":1,"valueOf":2\} to an unknown request/);
-    assert.match(log.lines[2], /request \{"toString":3\} #\{"toString":1\}/);
-    assert.match(log.lines[4], /error \{"toString":1\} \{"valueOf":1\} #3/);
+    assert.match(nth(log.lines, 0, 'the log'), /^warn ignored a response to an unknown request id \{"toString":1,"valueOf":2\}/);
+    assert.match(nth(log.lines, 1, 'the log'), /response #\{"toString":1,"valueOf":2\} to an unknown request/);
+    assert.match(nth(log.lines, 2, 'the log'), /request \{"toString":3\} #\{"toString":1\}/);
+    assert.match(nth(log.lines, 4, 'the log'), /error \{"toString":1\} \{"valueOf":1\} #3/);
   });
 
   it('boundedJson: JSON for small values, a marker past the depth, stops walking at the limit', () => {

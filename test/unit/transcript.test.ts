@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { Transcript, type TranscriptOp } from '../../src/session/transcript';
+import { nth } from '../support/helpers';
 
 const u = (update: object): SessionNotification => ({ sessionId: 's', update }) as SessionNotification;
 const chunk = (text: string, kind = 'agent_message_chunk') => u({ sessionUpdate: kind, content: { type: 'text', text } });
@@ -15,7 +16,9 @@ describe('transcript', () => {
       { kind: 'permission', id: 'p1', title: 'Edit a.md', options: [], resolved: 'Allow', toolCallId: 'c1' },
       { kind: 'permission', id: 'p2', title: 'Run x', options: [], resolved: 'cancelled', toolCallId: 'gone' },
     ]);
-    const [tool, kept, orphan] = t.entries as { id: string; toolCallId?: string }[];
+    const entries = t.entries as { id: string; toolCallId?: string }[];
+    assert.equal(entries.length, 3);
+    const [tool, kept, orphan] = [nth(entries, 0), nth(entries, 1), nth(entries, 2)];
     assert.notEqual(tool.id, 'c1');
     assert.equal(kept.toolCallId, tool.id);
     assert.equal(orphan.toolCallId, undefined);
@@ -56,7 +59,7 @@ describe('transcript', () => {
   it('an update for a tool never announced (gemini) creates it', () => {
     const t = new Transcript();
     t.apply(u({ sessionUpdate: 'tool_call_update', toolCallId: 'g', title: 'Shell', status: 'completed' }));
-    assert.equal(t.entries[0].kind, 'tool');
+    assert.equal(nth(t.entries, 0, 't.entries').kind, 'tool');
   });
 
   it('marks unfinished tool calls cancelled, and leaves finished ones alone', () => {

@@ -14,7 +14,7 @@ import {
   type StopRecord,
   type TurnState,
 } from '../../src/session/turnMachine';
-import { config, T } from './machineRun';
+import { config, T } from '../support/machineRun';
 
 /** reins.turnTimeoutMinutes and reins.maxToolCallsPerTurn set. */
 const limited: MachineConfig = { ...config, turnLimitMs: 60_000, toolCallCap: 2 };

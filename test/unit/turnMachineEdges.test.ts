@@ -3,7 +3,7 @@
 // and what Check Again counts.
 import * as assert from 'node:assert/strict';
 import { retryDelay, type Effect, type TurnResult } from '../../src/session/turnMachine';
-import { config, run, T } from './machineRun';
+import { config, run, T } from '../support/machineRun';
 
 const ended = (effects: Effect[]): TurnResult | undefined => effects.flatMap((e) => (e.kind === 'turnEnded' ? [e.result] : []))[0];
 

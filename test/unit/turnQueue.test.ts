@@ -4,7 +4,7 @@
 // only into a turn in flight.
 import * as assert from 'node:assert/strict';
 import { initialState, type Effect, type MachineEvent, type MachineState } from '../../src/session/turnMachine';
-import { config, run, T } from './machineRun';
+import { config, run, T } from '../support/machineRun';
 
 const named = (effects: Effect[]) =>
   effects.map((e) => {

@@ -1,8 +1,11 @@
 // The words the panel shows about stops, leftovers and exits, without an editor.
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { toSendResult, toStopResult } from '../../src/api';
 import type { StopReport } from '../../src/session/stopReport';
 import { endLeftoversLabel, exitCleanupText, leftoverHead, stopCauseText, stopNotice } from '../../src/userText';
+import { nth } from '../support/helpers';
 
 const T = 1_000_000;
 function report(extra: Partial<StopReport>): StopReport {
@@ -21,6 +24,19 @@ function report(extra: Partial<StopReport>): StopReport {
 }
 
 describe('user text: stops', () => {
+  // The walkthrough (package.json, read by VS Code, so it cannot import the words) quotes the
+  // panel's stop notice: this test is what keeps the two one text.
+  // Sabotage (the walkthrough back at "Stopped: the agent confirmed in 8 ms."): "AssertionError
+  // [ERR_ASSERTION]: the walkthrough's Stop step quotes the panel: "Stopped — the agent confirmed in 8 ms"".
+  it("the walkthrough's Stop step quotes the panel's own notice", () => {
+    const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8')) as {
+      contributes: { walkthroughs: { steps: { id: string; description: string }[] }[] };
+    };
+    const step = nth(manifest.contributes.walkthroughs, 0, 'the walkthroughs').steps.find((s) => s.id === 'stop')!;
+    const notice = stopNotice(report({ outcome: 'aborted', settledAt: T + 8 }), 'ws')!.text;
+    assert.ok(step.description.includes(`"${notice}."`), `the walkthrough's Stop step quotes the panel: "${notice}"`);
+  });
+
   it('says how the stop ended, and how long it took', () => {
     assert.deepEqual(stopNotice(report({ outcome: 'aborted', settledAt: T + 8 }), 'ws'), { level: 'info', text: 'Stopped — the agent confirmed in 8 ms' });
     assert.deepEqual(stopNotice(report({ outcome: 'aborted', settledAt: T + 1830, cause: 'send-now' }), 'ws'), {

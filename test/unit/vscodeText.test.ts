@@ -26,7 +26,7 @@ function asStatusBarDraws(label: string): { icons: string[]; text: string } {
 
 /** parseLinkedText: the links a notification would draw. */
 function notificationLinks(message: string): string[] {
-  return [...message.matchAll(/\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi)].map((m) => m[2]);
+  return [...message.matchAll(/\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi)].flatMap((m) => m[2] ?? []);
 }
 
 const HOSTILE_NAME = '<img src=x>$(zap) [run](command:workbench.action.terminal.new) \u202Ename';

@@ -3,7 +3,7 @@
 // the one busy line.
 import * as assert from 'node:assert/strict';
 import type { PanelStatus, TranscriptEntry } from '../../src/shared/messages';
-import { answerLine, locationLabel, thoughtLabel, toolPill } from '../../media/webview/cardModel';
+import { answerLine, locationLabel, pathParts, thoughtLabel, toolPill } from '../../media/webview/cardModel';
 import { inlineDiff } from '../../media/webview/diffModel';
 import { mentionAt } from '../../media/webview/mention';
 import { PromptHistory } from '../../media/webview/promptHistory';
@@ -72,6 +72,23 @@ describe('webview: tool card wording', () => {
     assert.deepEqual(answerLine(ask('Reject')), { text: 'Rejected: Reject', tone: 'rejected' });
     assert.deepEqual(answerLine(ask('cancelled')), { text: 'Not answered: the turn stopped', tone: 'none' });
   });
+  // Where a path may break: after its separators only, never inside a name (the panel broke
+  // "reins-demo-notes.md" at its hyphen). Sabotage (pathParts returning [path]): "AssertionError
+  // [ERR_ASSERTION]: src/deep/reins-demo-notes.md" with the whole path as one part.
+  const parts: [string, string[]][] = [
+    ['reins-demo-notes.md:4', ['reins-demo-notes.md:4']],
+    ['src/deep/reins-demo-notes.md', ['src/', 'deep/', 'reins-demo-notes.md']],
+    ['/abs/dir/', ['/', 'abs/', 'dir/']],
+    ['C:\\w\\a-b.ts', ['C:\\', 'w\\', 'a-b.ts']],
+    ['a//b', ['a//', 'b']],
+    ['', ['']],
+  ];
+  for (const [path, want] of parts) {
+    it(`a path breaks after its separators: ${JSON.stringify(path)}`, () => {
+      assert.deepEqual(pathParts(path), want, path);
+      assert.equal(pathParts(path).join(''), path, 'nothing lost');
+    });
+  }
   it('locations and thoughts', () => {
     assert.equal(locationLabel({ path: '/w/src/a.ts', line: 12 }), 'a.ts:12');
     assert.equal(locationLabel({ path: 'C:\\w\\b.md' }), 'b.md');
@@ -114,6 +131,7 @@ describe('webview: composer', () => {
       turn,
       queued: [],
       canSteer: false,
+      permissionPending: false,
       whenBusy: 'ask',
       canSend: true,
       canStop: turn !== 'idle',

@@ -14,6 +14,7 @@ import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { checkWebviewMessage, MAX_FILES, MAX_SHORT, MAX_TEXT } from '../../src/panel/webviewInput';
 import type { PanelAction, WebviewToHost } from '../../src/shared/messages';
+import { nth } from '../support/helpers';
 
 const ACTIONS: PanelAction[] = [
   'openLog',
@@ -30,6 +31,9 @@ const ACTIONS: PanelAction[] = [
   'openSettings',
   'installAgent',
   'copyInstall',
+  'undoTurn',
+  'manageTrust',
+  'openFolder',
 ];
 
 const str = fc.string({ unit: 'grapheme', maxLength: 60 });
@@ -44,7 +48,8 @@ const valid: fc.Arbitrary<WebviewToHost> = fc.oneof(
     { requiredKeys: ['type', 'text'] },
   ),
   fc.record({ type: fc.constant('permission' as const), requestId: str, optionId: str }),
-  fc.record({ type: fc.constant('action' as const), action: fc.constantFrom(...ACTIONS) }),
+  // `arg`: a notice button's argument (an agent, a sign-in method, a setting).
+  fc.record({ type: fc.constant('action' as const), action: fc.constantFrom(...ACTIONS), arg: str }, { requiredKeys: ['type', 'action'] }),
   fc.record(
     {
       type: fc.constant('uiState' as const),
@@ -98,7 +103,7 @@ describe('webview messages checked before use', () => {
         fc.context(),
         (m, pickField, pickValue, ctx) => {
           const fields = Object.keys(m).filter((k) => k !== 'type');
-          const field = fields[pickField % fields.length];
+          const field = nth(fields, pickField % fields.length, 'fields');
           const wrong = wrongFor((m as unknown as Record<string, unknown>)[field]);
           const bad = wrong[pickValue % wrong.length];
           const broken = { ...m, [field]: bad };
@@ -152,6 +157,7 @@ describe('webview messages checked before use', () => {
       { type: 'permission', requestId: 'r'.repeat(MAX_SHORT + 1), optionId: 'o' },
       { type: 'searchFiles', requestId: 1, query: 'q'.repeat(MAX_SHORT + 1) },
       { type: 'openLocation', path: 'p'.repeat(MAX_SHORT + 1) },
+      { type: 'action', action: 'installAgent', arg: 'a'.repeat(MAX_SHORT + 1) },
       { type: 'openLink', href: `https://example.com/${'l'.repeat(MAX_SHORT)}` },
     ];
     for (const raw of oversize) {

@@ -16,6 +16,7 @@ function status(over: Partial<PanelStatus> = {}): PanelStatus {
     canStop: false,
     queued: [],
     canSteer: false,
+    permissionPending: false,
     whenBusy: 'ask',
     ...over,
   };
@@ -23,7 +24,7 @@ function status(over: Partial<PanelStatus> = {}): PanelStatus {
 
 /** Every href the HTML carries, in order. */
 function hrefs(html: string): string[] {
-  return [...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].map((m) => m[1]);
+  return [...html.matchAll(/<a\s[^>]*href="([^"]*)"/g)].flatMap((m) => m[1] ?? []);
 }
 
 describe('webview markdown', () => {
@@ -125,6 +126,22 @@ describe('webview status line', () => {
     assert.equal(statusLine(status({ agent: 'exited' })).text, 'Agent exited');
     assert.equal(statusLine(status({ agent: 'untrusted' })).text, 'Folder not trusted');
   });
+
+  // The label screen readers hear and the busy line's tone, as a table. Sabotage (phaseLine's
+  // running case back to a plain Working…): "AssertionError [ERR_ASSERTION]: running, a permission
+  // waiting + actual - expected", label 'Working…' and tone 'busy' where 'Waiting for you' and 'attention' were expected.
+  const labelRows: [string, Partial<PanelStatus>, { label: string; tone: string }][] = [
+    ['running', { turn: 'running', canStop: true }, { label: 'Working…', tone: 'busy' }],
+    ['running, a permission waiting', { turn: 'running', canStop: true, permissionPending: true }, { label: 'Waiting for you', tone: 'attention' }],
+    ['stopping', { turn: 'stopping', canStop: true }, { label: 'Stopping…', tone: 'warning' }],
+    ['sending', { turn: 'sending', canStop: true }, { label: 'Sending…', tone: 'busy' }],
+  ];
+  for (const [what, over, want] of labelRows) {
+    it(`labels ${what}: ${want.label}`, () => {
+      const { label, tone } = statusLine(status(over));
+      assert.deepEqual({ label, tone }, want, what);
+    });
+  }
 
   it('shows the host detail but keeps the phase as the spoken label', () => {
     const line = statusLine(status({ turn: 'stopping', detail: 'Stopping… (cancel sent 1.2 s ago)' }));

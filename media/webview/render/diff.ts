@@ -2,7 +2,7 @@
 // editor), and the changed lines with a little context. The texts are the agent's: textContent
 // only.
 import type { ToolDiffView } from '../../../src/shared/messages';
-import { agentText, button, el, setAgentText } from '../dom';
+import { agentText, button, el, setPathText } from '../dom';
 import { revealInvisibleText } from '../../../src/shared/invisibleChars';
 import { diffStat, inlineDiff } from '../diffModel';
 import { locationLabel } from '../cardModel';
@@ -12,8 +12,7 @@ export function diffBlock(diff: ToolDiffView, toolCallId: string, index: number,
   const root = el('div', 'tool-diff');
   const header = el('div', 'tool-diff-header');
   const file = button('link tool-file', '', () => ctx.post({ type: 'openLocation', path: diff.path }));
-  setAgentText(file, locationLabel({ path: diff.path }));
-  file.dir = 'ltr';
+  setPathText(file, locationLabel({ path: diff.path }));
   file.title = `Open ${revealInvisibleText(diff.path)}`;
   const rows = diff.tooLarge ? undefined : inlineDiff(diff.oldText, diff.newText);
   const open = button('button secondary open-diff', 'Open Diff', () => ctx.post({ type: 'openDiff', toolCallId, index }));

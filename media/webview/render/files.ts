@@ -2,7 +2,7 @@
 // path relative to the folder, "new" or its size, and marks for places that change what runs
 // or how the editor behaves. Paths are agent-chosen text: textContent only.
 import type { TranscriptEntry } from '../../../src/shared/messages';
-import { agentText, el } from '../dom';
+import { el, setPathText } from '../dom';
 import { revealInvisibleText } from '../../../src/shared/invisibleChars';
 import { filesSummary, formatBytes, markViews, needsLook } from '../filesModel';
 import { icon } from '../icons';
@@ -22,7 +22,8 @@ export function createFilesView(entry: FilesEntry): EntryView {
     for (const file of next.files) {
       const li = el('li', 'files-item');
       li.classList.toggle('warn', needsLook(file));
-      const name = agentText('span', 'files-path', file.path, 'ltr');
+      const name = el('span', 'files-path');
+      setPathText(name, file.path);
       name.title = revealInvisibleText(file.path);
       li.append(name, el('span', 'files-size', file.created ? `new, ${formatBytes(file.bytes)}` : formatBytes(file.bytes)));
       for (const mark of markViews(file.marks)) {

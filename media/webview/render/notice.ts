@@ -18,9 +18,10 @@ export function createNoticeView(entry: NoticeEntry, ctx: RenderContext): EntryV
     body.append(agentText('div', 'notice-text', notice.text)); // may quote the agent (its error, its name)
     if (notice.actions?.length) {
       const actions = el('div', 'notice-actions');
-      for (const { action, label } of notice.actions) {
-        const b = button('button secondary', label, () => ctx.post({ type: 'action', action }));
+      for (const { action, label, arg } of notice.actions) {
+        const b = button('button secondary', label, () => ctx.post(arg === undefined ? { type: 'action', action } : { type: 'action', action, arg }));
         b.dataset.action = action;
+        if (arg !== undefined) b.dataset.arg = arg;
         actions.append(b);
       }
       body.append(actions);

@@ -1,6 +1,7 @@
 // The agent's plan as a checklist. The state is drawn by CSS from the item's class; a
-// hidden word carries it for screen readers.
-import type { TranscriptEntry } from '../../../src/shared/messages';
+// hidden word carries it for screen readers. Items its turn ended without are "stopped"
+// (src/session/planItems.ts): a square, not a spinner.
+import type { PlanItem, TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, el, srOnly } from '../dom';
 import { icon } from '../icons';
 import { planProgress } from '../statusModel';
@@ -8,7 +9,7 @@ import { entryShell, type EntryView } from './types';
 
 type PlanEntry = Extract<TranscriptEntry, { kind: 'plan' }>;
 
-const SPOKEN_STATE = { pending: 'to do', in_progress: 'in progress', completed: 'done' } as const;
+const SPOKEN_STATE: Record<PlanItem['status'], string> = { pending: 'to do', in_progress: 'in progress', completed: 'done', stopped: 'stopped' };
 
 export function createPlanView(entry: PlanEntry): EntryView {
   const root = entryShell(entry);
@@ -22,6 +23,7 @@ export function createPlanView(entry: PlanEntry): EntryView {
       const li = el('li', `plan-item status-${item.status}`);
       const check = el('span', 'plan-check');
       if (item.status === 'completed') check.append(icon('check'));
+      else if (item.status === 'stopped') check.append(icon('stop'));
       li.append(check, agentText('span', 'plan-text', item.content), srOnly(` (${SPOKEN_STATE[item.status]})`));
       if (item.priority === 'high') li.append(el('span', 'plan-priority', 'high'));
       list.append(li);

@@ -5,7 +5,7 @@
 // time, keeping what the user opened, the terminal's scroll position and the permission's
 // buttons (their focus). Everything shown is the agent's or the command's: textContent only.
 import type { TerminalOutputView, TranscriptEntry } from '../../../src/shared/messages';
-import { agentText, button, el, setAgentText } from '../dom';
+import { agentText, button, el, setPathText } from '../dom';
 import { revealInvisibleText } from '../../../src/shared/invisibleChars';
 import { icon, toolIcon } from '../icons';
 import { locationLabel, toolPill } from '../cardModel';
@@ -90,8 +90,7 @@ function locationLinks(tool: ToolEntry, ctx: RenderContext): HTMLElement {
   for (const location of tool.locations ?? []) {
     if (shown.has(location.path) && location.line === undefined) continue;
     const link = button('link tool-location', '', () => ctx.post({ type: 'openLocation', path: location.path, line: location.line }));
-    setAgentText(link, locationLabel(location));
-    link.dir = 'ltr';
+    setPathText(link, locationLabel(location));
     link.title = `Open ${revealInvisibleText(location.path)}${location.line !== undefined ? ` at line ${location.line}` : ''}`;
     link.dataset.path = location.path;
     box.append(link);

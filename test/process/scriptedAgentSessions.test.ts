@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RpcMessage } from '../fixtures/scriptedAgent/records';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 const AGENT = path.resolve(__dirname, '../../../dist/scripted-agent.js');
 const live: ChildProcess[] = [];

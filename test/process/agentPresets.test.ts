@@ -7,10 +7,10 @@ import * as path from 'node:path';
 import { availability, catalog, findAgent, mergeEntry } from '../../src/agents/catalog';
 import { CommandFinder } from '../../src/agents/findCommand';
 import { prepareLaunch } from '../../src/agents/launch';
-import { agentItem, availabilityText, pickerItems } from '../../src/agents/pickerItems';
+import { agentItem, availabilityText, DEMO_LABEL, pickerItems } from '../../src/agents/pickerItems';
 import { PRESETS, presetFor, presetNamed } from '../../src/agents/presets';
 import { MemoryLogger } from '../../src/util/logger';
-import { nth } from '../helpers';
+import { nth } from '../support/helpers';
 
 function binDir(names: string[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'reins-presets-'));
@@ -127,9 +127,42 @@ describe('agent presets', () => {
     const items = pickerItems(agents, none, 'demo', undefined);
     assert.deepEqual(
       items.filter((i) => i.kind === 'separator').map((i) => i.label),
-      ['Presets'],
+      ['Presets', 'Built in'],
     );
     assert.ok(items.some((i) => i.kind === 'agent' && i.name === 'demo' && i.current));
+    // npx runs it: the install command is offered to skip the download, nothing about quirks.
+    assert.equal(claude.detail, 'Install to skip the download: npm install -g @zed-industries/claude-agent-acp');
+  });
+
+  // Sabotage (pickerItems without its demo row, as when a user could not get back to the demo):
+  // "AssertionError [ERR_ASSERTION]: the demo is offered while goose runs".
+  it('the demo is offered whatever agent runs, as a clearly labelled row of its own', () => {
+    const agents = catalog({ mine: { command: '/bin/true' } });
+    for (const current of ['goose', 'mine', 'demo']) {
+      const items = pickerItems(agents, undefined, current, undefined);
+      const demo = items.find((i) => i.kind === 'agent' && i.name === 'demo');
+      assert.ok(demo, `the demo is offered while ${current} runs`);
+      assert.equal(demo.label, DEMO_LABEL);
+      assert.equal(DEMO_LABEL, 'Demo (offline, scripted)');
+      assert.deepEqual(items[items.indexOf(demo) - 1], { kind: 'separator', label: 'Built in' }, 'under a separator of its own');
+      assert.equal(demo.kind === 'agent' && demo.current, current === 'demo');
+    }
+  });
+
+  // Sabotage (pickerItems ignoring a failed registry, as before): "AssertionError [ERR_ASSERTION]:
+  // the row that says the registry is missing" — offline, the registry vanished without a word.
+  it('offline, a row says the ACP Registry could not be reached, and why; online its agents; switched off, nothing', () => {
+    const agents = catalog({});
+    const failed = pickerItems(agents, undefined, 'demo', { failed: 'https://cdn.example/registry.json: fetch failed: getaddrinfo ENOTFOUND cdn.example' });
+    const row = failed.find((i) => i.kind === 'registryRetry');
+    assert.ok(row, 'the row that says the registry is missing');
+    assert.equal(row.label, 'The ACP Registry could not be reached');
+    assert.match(row.description, /try again/);
+    assert.equal(row.detail, 'https://cdn.example/registry.json: fetch failed: getaddrinfo ENOTFOUND cdn.example');
+    assert.deepEqual(failed.at(-2), { kind: 'separator', label: 'ACP Registry' });
+    assert.ok(!pickerItems(agents, undefined, 'demo', undefined).some((i) => i.kind === 'registryRetry' || /Registry/.test(i.label)), 'switched off: no row');
+    const online = pickerItems(agents, undefined, 'demo', { agents: [] });
+    assert.ok(!online.some((i) => i.kind === 'registryRetry'));
   });
 
   // A name is a settings key (a cloned folder's may set one) and a command line may hold `$(date)`:

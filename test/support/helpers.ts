@@ -1,7 +1,8 @@
-// The one set of test helpers (waiting, and reading what a test has asserted is there) for every TypeScript suite: test/unit, test/integration (in
-// the extension host), test/agents and test/bench. Node built-ins only, no `vscode`, so that all
-// of them can import it. The host scripts (test/host/*.mjs) run under plain `node` with no build
-// step and cannot import TypeScript: they keep their own small copies.
+// The one set of test helpers (waiting, and reading what a test has asserted is there) for every
+// TypeScript suite: test/unit, test/process, test/integration (in the extension host), test/agents
+// and test/bench. Node built-ins only, no `vscode`, so that all of them can import it. The host
+// scripts (test/host/*.mjs) run under plain `node` with no build step and cannot import
+// TypeScript: they keep their own small copies.
 import { AssertionError } from 'node:assert';
 import { readFileSync } from 'node:fs';
 

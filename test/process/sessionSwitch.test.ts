@@ -10,6 +10,7 @@ import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../.
 import type { ReopenRequest, SessionOpened } from '../../src/session/sessionSwitch';
 import { MemoryLogger } from '../../src/util/logger';
 import { firstEvent, firstReceived, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
+import { nth } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -111,8 +112,8 @@ describe('session switch against the scripted agent', function () {
     const { rt, opened, record } = await start(dir, { sessions: { load: true }, prompts: [answer('ok')] }, { sessionId: 'gone', keepTranscript: false });
     assert.deepEqual(methods(record), ['initialize', 'session/load', 'session/new']);
     assert.equal(opened.length, 1);
-    assert.equal(opened[0].how, 'new');
-    assert.deepEqual(opened[0].missed, { sessionId: 'gone', why: 'scripted does not know session gone', unknown: true });
+    assert.equal(nth(opened, 0, 'opened').how, 'new');
+    assert.deepEqual(nth(opened, 0, 'opened').missed, { sessionId: 'gone', why: 'scripted does not know session gone', unknown: true });
     assert.equal(rt.sessionId, 'sess-1');
   });
 
@@ -121,7 +122,7 @@ describe('session switch against the scripted agent', function () {
     const { opened, record } = await start(dir, { prompts: [answer('ok')] }, { sessionId: 'sess-9', keepTranscript: true });
     // Sabotage (reopenMethod ignoring the capabilities): "Expected values to be strictly deep-equal: + 'session/load',".
     assert.deepEqual(methods(record), ['initialize', 'session/new']);
-    assert.match(opened[0].missed?.why ?? '', /cannot reopen sessions/);
+    assert.match(nth(opened, 0, 'opened').missed?.why ?? '', /cannot reopen sessions/);
   });
 
   it('list: every page, newest first, in this folder', async () => {
@@ -133,7 +134,7 @@ describe('session switch against the scripted agent', function () {
       sessions.map((s) => s.sessionId),
       ['sess-1', 'old-5', 'old-4', 'old-3', 'old-2', 'old-1'],
     );
-    assert.equal(sessions[1].title, 'Earlier session 5');
+    assert.equal(nth(sessions, 1, 'sessions').title, 'Earlier session 5');
     const asked = received(readRecord(record), 'session/list').map((w) => w.msg.params);
     assert.deepEqual(
       asked.map((p) => p.cwd),

@@ -4,8 +4,8 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { events, firstEvent, promptOverlaps, readRecord, sent, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep } from '../helpers';
-import { Agent, AgentFixture, hang, isUpdate, json, SCENARIOS } from './scriptedAgentHarness';
+import { nth, sleep } from '../support/helpers';
+import { Agent, AgentFixture, hang, isUpdate, json, SCENARIOS } from '../support/scriptedAgentHarness';
 
 describe('scripted agent: calls, exits, files and the demo', function () {
   // Real processes and real delays (the demonstration turn alone takes about two seconds).
@@ -188,8 +188,8 @@ describe('scripted agent: calls, exits, files and the demo', function () {
     assert.match(intro, /```ts\n/);
     assert.match(intro, /\n- /);
     const tools = agent.messages.filter((m) => m.method === 'session/update' && String(m.params.update.toolCallId).startsWith('demo-read'));
-    assert.equal(tools[0].params.update.title, 'Read README.md');
-    assert.equal(tools[0].params.update.kind, 'read');
+    assert.equal(nth(tools, 0, 'tools').params.update.title, 'Read README.md');
+    assert.equal(nth(tools, 0, 'tools').params.update.kind, 'read');
     assert.equal(tools.at(-1)!.params.update.status, 'completed');
     assert.deepEqual(
       ask.params.options.map((o: { optionId: string }) => o.optionId),

@@ -31,7 +31,7 @@ export function pipeConnection(trace: TraceLevel, maxLineBytes?: number) {
     log,
     { trace: () => trace, maxLineBytes },
   );
-  return { conn, agentWrites, log, updates };
+  return { conn, agentWrites, log, updates, exited };
 }
 
 /** The warning the connection logs once for each line it skips. */

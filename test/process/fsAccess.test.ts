@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { diskFileAccess, OPEN_FLAGS, type FileAccess, type FileAccessOptions, type FileWrite } from '../../src/acp/clientMethods/fs';
-import { refusal, type Refusal } from './refusal';
-import { nth } from '../helpers';
+import { refusal, type Refusal } from '../support/refusal';
+import { nth } from '../support/helpers';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';

@@ -7,8 +7,8 @@ import { AgentRuntime } from '../../src/session/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { isAlive } from '../../src/acp/processTree';
 import { cancels, events, firstEvent, firstReceived, promptOverlaps, readRecord, received, responseTo, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep, waitFor } from '../helpers';
-import { live, start, shutdownStarted } from './runtimeHarness';
+import { nth, sleep, waitFor } from '../support/helpers';
+import { live, start, shutdownStarted } from '../support/runtimeHarness';
 
 describe('runtime against the scripted agent', function () {
   this.timeout(20_000);
@@ -37,14 +37,15 @@ describe('runtime against the scripted agent', function () {
     const sent = cancels(readRecord(record));
     // Sent at once, not left to the first re-send at 250 ms. (Sabotage, the routine's first
     // sendCancel removed: "first session/cancel reached the agent 262 ms after the stop".)
+    const first = sent[0];
     assert.ok(
-      sent.length > 0 && sent[0].t - asked < 100,
-      `first session/cancel reached the agent ${sent.length ? Math.round(sent[0].t - asked) : 'never'} ms after the stop`,
+      first !== undefined && first.t - asked < 100,
+      `first session/cancel reached the agent ${first ? Math.round(first.t - asked) : 'never'} ms after the stop`,
     );
     // Sabotage (the routine's sendCancel effect removed): "session/cancel sent 0 times, want exactly 1"
     assert.equal(sent.length, 1, `session/cancel sent ${sent.length} times, want exactly 1`);
-    assert.equal(sent[0].msg.params.sessionId, rt.sessionId);
-    assert.ok(!('id' in sent[0].msg), 'session/cancel must be a notification');
+    assert.equal(first.msg.params.sessionId, rt.sessionId);
+    assert.ok(!('id' in first.msg), 'session/cancel must be a notification');
   });
 
   it('slow unwind (1.8–3.8 s): waits for the answer, re-sends meanwhile, outcome aborted', async () => {
@@ -151,7 +152,7 @@ describe('runtime against the scripted agent', function () {
     // deep-equal", as no answer had reached the agent when its cancel did. Sabotage, the cancel
     // not waiting for the answers to be written: "permission answered before the cancel" —
     // the answer went out a few ms after the cancel, as vscode-jsonrpc writes it a tick later.)
-    assert.ok(entries.indexOf(answer) < entries.indexOf(cancels(entries)[0]), 'permission answered before the cancel');
+    assert.ok(entries.indexOf(answer) < entries.indexOf(nth(cancels(entries), 0, 'cancels(entries)')), 'permission answered before the cancel');
     assert.equal(report.outcome, 'aborted');
   });
 
@@ -180,7 +181,7 @@ describe('runtime against the scripted agent', function () {
     const prompts = received(entries, 'session/prompt');
     assert.equal(prompts.length, 3);
     assert.equal(cancels(entries).length, 2, 'one cancel per rejection');
-    const gaps = [prompts[1].t - prompts[0].t, prompts[2].t - prompts[1].t];
+    const gaps = [nth(prompts, 1, 'prompts').t - nth(prompts, 0, 'prompts').t, nth(prompts, 2, 'prompts').t - nth(prompts, 1, 'prompts').t];
     // 100 ms then 150 ms back-off (plus the round trip): well under a second each.
     assert.ok(
       gaps.every((g) => g >= 90 && g < 600),

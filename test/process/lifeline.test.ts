@@ -13,10 +13,10 @@ import { AgentProcess } from '../../src/acp/agentProcess';
 import { isRunning, startTimeOf } from '../../src/acp/processTree';
 import { silentLogger } from '../../src/util/logger';
 import { events, firstEvent, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep, waitFor } from '../helpers';
+import { nth, sleep, waitFor } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
-const hostJs = path.join(__dirname, 'lifelineHost.entry.js');
+const hostJs = path.join(__dirname, '../support/lifelineHost.entry.js');
 const scenarios = path.join(repo, 'test', 'fixtures', 'scriptedAgent', 'scenarios');
 const outlivesHost = readFileSync(path.join(scenarios, 'outlives-host.json'), 'utf8');
 
@@ -98,7 +98,7 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
     const report = readFileSync(path.join(host.recordsDir, 'watchdog.jsonl'), 'utf8');
     assert.match(report, /closed its pipe/);
     assert.ok(
-      JSON.parse(report.trim().split('\n')[0]).ended.some((p: any) => p.pid === tool && /sleep 60/.test(p.command)),
+      JSON.parse(nth(report.trim().split('\n'), 0, 'the watchdog report lines')).ended.some((p: any) => p.pid === tool && /sleep 60/.test(p.command)),
       report,
     );
   });
@@ -128,7 +128,13 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
     host.proc.kill('SIGKILL');
     await waitFor("the terminal's shell and its sleep gone after the host's SIGKILL", () => !isRunning(terminal.pid) && !isRunning(terminal.sleep));
     await waitFor('the watchdog gone', () => !isRunning(host.started.watchdog));
-    const report = JSON.parse(readFileSync(path.join(host.recordsDir, 'watchdog.jsonl'), 'utf8').trim().split('\n')[0]);
+    const report = JSON.parse(
+      nth(
+        readFileSync(path.join(host.recordsDir, 'watchdog.jsonl'), 'utf8').trim().split('\n'),
+        0,
+        "readFileSync(path.join(host.recordsDir, 'watchdog.jsonl'), '",
+      ),
+    );
     assert.deepEqual(report.terminals, [terminal.pid]);
     assert.ok(
       report.ended.some((p: any) => p.pid === terminal.sleep),
@@ -184,7 +190,7 @@ describe('lifeline: agents do not outlive the extension host (POSIX)', function 
     const host = await startHost(quick, { pollMs: 60_000 });
     const records = () => readdirSync(host.recordsDir).filter((n) => /^agent-.*\.json$/.test(n));
     await waitFor('record written', () => existsSync(host.recordsDir) && records().length === 1);
-    const record = JSON.parse(readFileSync(path.join(host.recordsDir, records()[0]), 'utf8'));
+    const record = JSON.parse(readFileSync(path.join(host.recordsDir, nth(records(), 0, 'records()')), 'utf8'));
     assert.equal(record.pid, host.started.agent);
     assert.equal(record.host.pid, host.started.host);
     host.proc.stdin!.write('close\n');

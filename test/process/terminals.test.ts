@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { TerminalHost, type TerminalView } from '../../src/acp/clientMethods/terminals';
 import { isRunning, listProcesses } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
-import { refusal } from './refusal';
-import { sleep, waitFor } from '../helpers';
+import { refusal } from '../support/refusal';
+import { nth, sleep, waitFor } from '../support/helpers';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';
@@ -197,7 +197,7 @@ describe('terminal/* client methods', function () {
     await create({ command: 'sleep 34.2' });
     assert.equal(host.runningPids(1).length, 1);
     assert.equal(host.runningPids(2).length, 1);
-    assert.ok(isRunning(host.runningPids(1)[0]));
+    assert.ok(isRunning(nth(host.runningPids(1), 0, 'host.runningPids(1)')));
     await m()['terminal/release']({ sessionId: SESSION, terminalId: first.terminalId });
     assert.deepEqual(host.runningPids(1), []);
   });
@@ -208,7 +208,7 @@ describe('terminal/* client methods', function () {
     const { terminalId } = await create({ command: 'for i in $(seq 1 40); do echo $i; sleep 0.01; done' });
     await m()['terminal/wait_for_exit']({ sessionId: SESSION, terminalId });
     const mine = views.filter((v) => v.terminalId === terminalId);
-    const last = mine[mine.length - 1];
+    const last = nth(mine, mine.length - 1, 'mine');
     assert.equal(last.text.split('\n').length, 41);
     assert.deepEqual(last.exitStatus, { exitCode: 0, signal: null });
     assert.ok(mine.length <= 12, `${mine.length} live updates for 40 writes 10 ms apart (at most one per 100 ms)`);

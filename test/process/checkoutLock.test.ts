@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startTimeOf } from '../../src/acp/processTree';
 import { checkoutRoot, CheckoutLocks, liveOwner } from '../../src/session/checkoutLock';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 describe('checkout lock across windows', function () {
   this.timeout(20_000);

@@ -14,7 +14,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { events, firstEvent, readRecord } from '../fixtures/scriptedAgent/records';
-import { alive, sleep, waitFor } from '../helpers';
+import { alive, sleep, waitFor } from '../support/helpers';
 
 const AGENT = path.resolve(__dirname, '../../../dist/scripted-agent.js');
 const dir = mkdtempSync(path.join(tmpdir(), 'reins-faults-unit-'));

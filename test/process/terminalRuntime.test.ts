@@ -11,7 +11,7 @@ import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../.
 import { MemoryLogger } from '../../src/util/logger';
 import { events, firstReceived, readRecord, waitForRecord } from '../fixtures/scriptedAgent/records';
 import { parseScenario } from '../../src/demoAgent/scenario';
-import { waitFor } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -36,6 +36,13 @@ type Reply = { result?: Record<string, unknown>; error?: { code: number; message
 const replies = (record: string) => events(readRecord(record), 'call-answered').map((e) => ({ method: e.method as string, ...(e.reply as Reply) }));
 /** `sleep` processes whose command line starts with `marker`. */
 const sleeping = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker));
+/**
+ * Waits until `marker` runs. A terminal's command line goes through `sh -c`, which forks the
+ * command a moment after the terminal starts (much later on a loaded machine): a process check
+ * made at once can find the shell alone. Without this wait, under load (3 files in parallel):
+ * AssertionError: runs after its turn ended, 0 !== 1.
+ */
+const running = (marker: string) => waitFor(`${marker} to run`, async () => (await sleeping(marker)).length > 0, 5000);
 const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({
   terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) },
 });
@@ -88,12 +95,12 @@ describe('terminals through the runtime (scripted agent)', function () {
         'terminal/release',
       ],
     );
-    assert.match(String(r[0].result?.terminalId), /^term-\d+$/);
-    assert.deepEqual(r[1].result, { exitCode: 2, signal: null });
-    assert.deepEqual(r[2].result, { output: 'one\ntwo\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
-    assert.deepEqual(r[5].result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
-    assert.equal(r[7].error?.data?.reason, 'unknown-terminal');
-    assert.match(r[7].error?.message ?? '', /was released by the agent/);
+    assert.match(String(nth(r, 0, 'the answered calls').result?.terminalId), /^term-\d+$/);
+    assert.deepEqual(nth(r, 1, 'the answered calls').result, { exitCode: 2, signal: null });
+    assert.deepEqual(nth(r, 2, 'the answered calls').result, { output: 'one\ntwo\n', truncated: false, exitStatus: { exitCode: 2, signal: null } });
+    assert.deepEqual(nth(r, 5, 'the answered calls').result, { output: '', truncated: false, exitStatus: { exitCode: null, signal: 'SIGTERM' } });
+    assert.equal(nth(r, 7, 'the answered calls').error?.data?.reason, 'unknown-terminal');
+    assert.match(nth(r, 7, 'the answered calls').error?.message ?? '', /was released by the agent/);
     assert.deepEqual(await sleeping('sleep 35.1'), []);
   });
 
@@ -122,6 +129,7 @@ describe('terminals through the runtime (scripted agent)', function () {
   it("a terminal from an earlier, finished turn is not the stopped turn's leftover", async () => {
     const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 36.2' }, 'early')] }, { steps: [{ hang: true }] }] }, { leftoverProcesses: 'ask' });
     await rt.prompt('start it');
+    await running('sleep 36.2');
     const turn = rt.prompt('then hang');
     await waitFor('the second turn', async () => rt.turn.phase === 'running');
     const report = await rt.stop('user');
@@ -140,6 +148,7 @@ describe('terminals through the runtime (scripted agent)', function () {
       prompts: [{ steps: [term({ command: 'sleep 37.1' }, 't1'), { text: 'started' }] }, { steps: [{ terminal: { output: 't1' } }] }],
     });
     await rt.prompt('start');
+    await running('sleep 37.1');
     assert.equal((await sleeping('sleep 37.1')).length, 1, 'runs after its turn ended');
     await rt.newSession();
     const left = await sleeping('sleep 37.1');
@@ -198,6 +207,7 @@ describe('terminals through the runtime (scripted agent)', function () {
   it('shutdown (deactivation, folder removal) ends the terminals', async () => {
     const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 40.1' }, 't1'), { text: 'ok' }] }] });
     await rt.prompt('start');
+    await running('sleep 40.1');
     await rt.shutdown('deactivate', 200);
     assert.deepEqual(await sleeping('sleep 40.1'), []);
   });

@@ -14,7 +14,7 @@ import { gitUntracked, pathMarks, watchFileAccess, WriteReporter } from '../../s
 import { Transcript, type TranscriptOp } from '../../src/session/transcript';
 import type { FileWriteView, TranscriptEntry } from '../../src/shared/messages';
 import { filesSummary, formatBytes, markViews, needsLook } from '../../media/webview/filesModel';
-import { nth } from '../helpers';
+import { nth } from '../support/helpers';
 
 const write = (relative: string, over: Partial<FileWrite> = {}): FileWrite => ({
   root: '/ws',

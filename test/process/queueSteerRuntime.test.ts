@@ -12,7 +12,7 @@ import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRun
 import type { ReleaseWhy } from '../../src/session/turnMachine';
 import { MemoryLogger } from '../../src/util/logger';
 import { events, firstEvent, firstReceived, promptOverlaps, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { waitFor } from '../helpers';
+import { waitFor } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
+import { descendantsNow } from '../../src/acp/processTree';
 import {
   cancels,
   events,
@@ -16,8 +17,8 @@ import {
   updates,
   waitForRecord,
 } from '../fixtures/scriptedAgent/records';
-import { alive, sleep, waitFor } from '../helpers';
-import { AgentFixture, hang, isUpdate, json, SCENARIOS } from './scriptedAgentHarness';
+import { alive, nth, sleep, waitFor } from '../support/helpers';
+import { AgentFixture, hang, isUpdate, json, SCENARIOS } from '../support/scriptedAgentHarness';
 
 describe('scripted agent', function () {
   // Real processes and real delays (the demonstration turn alone takes about two seconds).
@@ -64,7 +65,7 @@ describe('scripted agent', function () {
       times,
       'entries are in time order',
     );
-    assert.ok(Math.abs(times[0] - Date.now()) < 10_000, 't is wall-clock milliseconds');
+    assert.ok(Math.abs(nth(times, 0, 'times') - Date.now()) < 10_000, 't is wall-clock milliseconds');
     assert.ok(events(entries, 'turn-answered').some((e) => e.requestId === id && e.stopReason === 'end_turn'));
   });
 
@@ -228,7 +229,7 @@ describe('scripted agent', function () {
     );
     assert.equal(agent.text(), 'Before the garbage. After the garbage.');
     const entries = readRecord(fx.record);
-    assert.deepEqual(received(entries)[0].msg, { raw: 'this is not json' });
+    assert.deepEqual(nth(received(entries), 0, 'received(entries)').msg, { raw: 'this is not json' });
     assert.equal(events(entries, 'unparsable-line').length, 1);
     assert.ok(sent(entries).some((w) => w.msg.raw === 'WARN: this line is not JSON'));
   });
@@ -278,6 +279,12 @@ describe('scripted agent', function () {
     const second = killer.prompt(s2, 'go');
     const entries = await waitForRecord(fx.record, (e) => events(e, 'tool-process-started').length === 1);
     const pid = firstEvent(entries, 'tool-process-started').pid as number;
+    // The record says the shell started, not that it has forked its command yet: on a loaded
+    // machine a cancel sent at once found the shell alone (pids [shell]). Cancel once the command
+    // runs below it, so that there is a tree to end.
+    // Without this wait, with a shell slow to start (a `sh` on PATH that pauses 0.3 s before
+    // exec-ing dash): AssertionError: the shell and the command it forked.
+    await waitFor('the shell to fork sleep 30', async () => (await descendantsNow(pid)).some((p) => p.command.includes('sleep 30')), 5000);
     killer.cancel(s2);
     assert.deepEqual((await second.response).result, { stopReason: 'cancelled' });
     const after = await waitForRecord(fx.record, (e) => events(e, 'tool-process-exited').length === 1);

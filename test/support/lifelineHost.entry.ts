@@ -1,4 +1,4 @@
-// A stand-in extension host for lifeline.test.ts: it starts one scripted agent through
+// A stand-in extension host for test/process/lifeline.test.ts: it starts one scripted agent through
 // AgentProcess with the lifeline configured as extension.ts configures it, drives it into a
 // turn (raw ACP lines: initialize, session/new, session/prompt), prints what it started as
 // JSON lines on stdout, then obeys lines on stdin:
@@ -24,6 +24,11 @@ import { silentLogger } from '../../src/util/logger';
 
 const repo = path.resolve(__dirname, '../../..');
 const [scenario, agentRecord, recordsDir, optionsJson] = process.argv.slice(2);
+if (scenario === undefined || agentRecord === undefined || recordsDir === undefined) {
+  throw new Error('usage: lifelineHost.entry.js <scenario json> <agent record> <records folder> [options json]');
+}
+/** The agent's working folder: the one that holds the records folder. */
+const workFolder = path.dirname(recordsDir);
 const options = JSON.parse(optionsJson ?? '{}') as { pollMs?: number; graceMs?: number; nodeOptions?: string };
 if (options.nodeOptions) process.env.NODE_OPTIONS = options.nodeOptions;
 const say = (value: object) => process.stdout.write(JSON.stringify(value) + '\n');
@@ -39,7 +44,7 @@ const agent = new AgentProcess(
   {
     command: process.execPath,
     args: [path.join(repo, 'dist', 'scripted-agent.js'), '--scenario-json', scenario, '--record', agentRecord],
-    cwd: path.dirname(recordsDir),
+    cwd: workFolder,
     env: { NODE_OPTIONS: '' },
   },
   silentLogger,
@@ -47,7 +52,7 @@ const agent = new AgentProcess(
 agent.stdout.resume();
 const send = (id: number, method: string, params: object) => agent.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
 send(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
-send(2, 'session/new', { cwd: path.dirname(recordsDir), mcpServers: [] });
+send(2, 'session/new', { cwd: workFolder, mcpServers: [] });
 send(3, 'session/prompt', { sessionId: 'sess-1', prompt: [{ type: 'text', text: 'go' }] });
 // The lifeline starts the watchdog on the next turn of the event loop (off the agent's start).
 setImmediate(() => say({ event: 'started', agent: agent.pid, watchdog: agent.watchdogPid, host: process.pid }));
@@ -68,10 +73,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 });
 
 async function startTerminal(): Promise<void> {
-  const proc = new TerminalProcess(
-    { command: 'sh', args: ['-c', 'sleep 60 & wait'], env: {}, cwd: path.dirname(recordsDir), outputByteLimit: 1024 },
-    () => undefined,
-  );
+  const proc = new TerminalProcess({ command: 'sh', args: ['-c', 'sleep 60 & wait'], env: {}, cwd: workFolder, outputByteLimit: 1024 }, () => undefined);
   await proc.started();
   terminal = { proc, unguard: agent.guardTerminal(proc.pid!, proc.startTime!) };
   // The sleep below the shell, once it has started.

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { endTree } from '../../src/acp/endTree';
 import { descendantsNow, isRunning, startTimeOf } from '../../src/acp/processTree';
-import { sleep } from '../helpers';
+import { sleep } from '../support/helpers';
 
 /** `sh` leading its own group, with `sleep 60` in the group and one in a session of its own. */
 async function tree(): Promise<{ root: number; inGroup: number; escaped: number }> {

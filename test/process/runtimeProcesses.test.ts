@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { type StopReport } from '../../src/session/agentRuntime';
 import { isAlive, listProcesses } from '../../src/acp/processTree';
 import { events, firstEvent, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
-import { sleep, waitFor } from '../helpers';
-import { start, shutdownStarted } from './runtimeHarness';
+import { nth, sleep, waitFor } from '../support/helpers';
+import { start, shutdownStarted } from '../support/runtimeHarness';
 
 describe('runtime and the processes around a turn', function () {
   this.timeout(20_000);
@@ -194,7 +194,7 @@ describe('runtime and the processes around a turn', function () {
     const tool = firstEvent(readRecord(record), 'tool-process-started').pid as number;
     await waitFor("the crashed agent's sleep 60 to end", () => !isAlive(tool), 3000);
     await waitFor('the exit to be reported', () => exits.length === 1, 3000);
-    assert.ok(cleanups.length === 1 && cleanups[0].some((c) => /sleep 60/.test(c)), JSON.stringify(cleanups));
+    assert.ok(cleanups.length === 1 && nth(cleanups, 0, 'cleanups').some((c) => /sleep 60/.test(c)), JSON.stringify(cleanups));
     assert.deepEqual(exits, [false], 'a crash is no requested exit');
   });
 

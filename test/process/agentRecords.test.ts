@@ -10,7 +10,7 @@ import { AgentRecords, endAgentsLeftBehind, judge, type AgentRecord, type Proces
 import type { TreeEndReport } from '../../src/acp/endTree';
 import { descendantsNow, isRunning, startTimeOf } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
-import { nth, sleep } from '../helpers';
+import { nth, waitFor } from '../support/helpers';
 
 function record(over: Partial<AgentRecord> = {}): AgentRecord {
   return {
@@ -141,7 +141,9 @@ describe('agent records: the store and the clean-up', function () {
       return p.pid!;
     };
     const [left, wrongStart, ownHosts] = [tree(), tree(), tree()];
-    await sleep(200);
+    // Each shell forks its sleep when it is scheduled, which a fixed pause did not always outlast
+    // on a loaded machine.
+    await waitFor('each shell to fork its sleep', async () => (await Promise.all([left, wrongStart, ownHosts].map(descendantsNow))).every((d) => d.length > 0));
     const sleepOf = async (pid: number) => nth(await descendantsNow(pid), 0, `the children of ${pid}`).pid;
     const leftSleep = await sleepOf(left);
     const wrongSleep = await sleepOf(wrongStart);

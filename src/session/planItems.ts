@@ -1,0 +1,22 @@
+// PURE: a plan's items as the panel shows them. An agent says pending, in progress or completed;
+// once the plan's turn has ended without the agent finishing it (a confirmed stop, a failure),
+// what was pending or in progress will not be done in that turn: it is shown as stopped. Derived
+// from the turn's end (the transcript applies it there), never from a flag kept beside the plan.
+import type { PlanEntry } from '@agentclientprotocol/sdk';
+import type { PlanItem } from '../shared/messages';
+
+/** The agent's plan entries as panel items; `ended`: their turn has ended (a stopped turn's late plan). */
+export function planItems(entries: readonly PlanEntry[], ended = false): PlanItem[] {
+  const items = entries.map((e): PlanItem => ({ content: e.content, status: e.status, priority: e.priority }));
+  return ended ? stopUnfinished(items) : items;
+}
+
+/** The items after their turn ended: pending and in-progress ones stopped; the same array when nothing changes. */
+export function stopUnfinished(items: readonly PlanItem[]): PlanItem[] {
+  if (!items.some(unfinished)) return items as PlanItem[];
+  return items.map((item) => (unfinished(item) ? { ...item, status: 'stopped' } : item));
+}
+
+function unfinished(item: PlanItem): boolean {
+  return item.status === 'pending' || item.status === 'in_progress';
+}
