@@ -35,6 +35,7 @@ const MOVES = {
   'src/folderSession.ts': 'src/conversation/folderConversation.ts',
   'src/folderAgent.ts': 'src/conversation/folderAgent.ts',
   'src/agentNotices.ts': 'src/conversation/agentNotices.ts',
+  'src/answers.ts': 'src/conversation/answers.ts',
   'src/userText.ts': 'src/conversation/userText.ts',
   'src/mcp.ts': 'src/conversation/mcp.ts',
   'src/firstRun.ts': 'src/conversation/firstRun.ts',
@@ -51,6 +52,8 @@ const MOVES = {
   'src/checkoutWait.ts': 'src/admission/awaitCheckout.ts',
   'src/promptRefusal.ts': 'src/admission/promptRefusal.ts',
   'src/busyPrompt.ts': 'src/admission/busyPrompt.ts',
+  'src/session/checkoutLine.ts': 'src/admission/checkoutLine.ts',
+  'src/session/checkoutLineController.ts': 'src/admission/checkoutLineController.ts',
   // Sessions kept across reloads, restarts and crashes.
   'src/sessionKeeper.ts': 'src/persistence/sessionKeeper.ts',
   'src/session/sessionStore.ts': 'src/persistence/sessionStore.ts',
