@@ -192,7 +192,7 @@ const WORDS = [
 ];
 
 /** Exact edits where a renamed file is named by no path (each must be found, or the codemod stops). */
-const EDITS = [['scripts/mutation/specs.mjs', "  'folderGate',\n", "  'folderAdmission',\n"]];
+const EDITS = [['scripts/mutation/specs.mjs', "  'unit/folderGate',\n", "  'unit/folderAdmission',\n"]];
 
 /** Text files whose paths are rewritten (besides every .ts, .mjs and .json that git tracks). */
 const TEXT_GLOBS = ['*.md', '**/*.md', '.vscode/*.json', '.github/**/*.yml', '*.mjs', '.mocharc*', '**/.mocharc*.json', 'stryker.config.json'];
