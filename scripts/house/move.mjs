@@ -134,7 +134,6 @@ const RENAMES = [
   ['src/session/windowLock.ts', 'WindowLock', 'CheckoutAdmission'],
   ['src/session/windowLock.ts', 'LockedRuntime', 'AdmittedRuntime'],
   ['src/checkoutWait.ts', 'takeCheckout', 'awaitCheckout'],
-  ['src/checkoutWait.ts', 'CheckoutWaitHost', 'AwaitCheckoutHost'],
   ['src/promptRefusal.ts', 'gateClosedText', 'notAdmittedText'],
   ['src/session/checkpoint/undoText.ts', 'UndoGate', 'UndoAdmission'],
   ['src/turnUndo.ts', 'UndoHost.gate', 'admission'],
