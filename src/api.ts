@@ -2,10 +2,10 @@
 // plain data for keybindings, tasks and other extensions (the README documents it). One file,
 // so that the API is read in one place.
 import type * as vscode from 'vscode';
-import type { OutOfStepRecovery } from './session/outOfStep';
+import type { OutOfStepRecovery } from './runtime/knownAgents';
 import type { PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
-import type { LeftoverCheck, StopReport } from './session/stopReport';
-import type { Evidence, StopCause, TurnResult } from './session/turnMachine';
+import type { LeftoverCheck, StopReport } from './runtime/stopReport';
+import type { Evidence, StopCause, TurnResult } from './runtime/turnMachine';
 
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult = (
@@ -34,11 +34,11 @@ export interface BusyNote {
 
 /** `reins.sendPrompt`'s first argument, besides a plain string: file URIs attached (acp/promptContent.ts). */
 export type { PromptInput } from './acp/promptContent';
-/** What `reins.setConfigOption(configId, value)` resolves with (session/sessionControls.ts). */
-export type { SetConfigResult } from './session/sessionControls';
+/** What `reins.setConfigOption(configId, value)` resolves with (runtime/sessionControls.ts). */
+export type { SetConfigResult } from './runtime/sessionControls';
 
 /** One session as `reins.listSessions` gives it (the agent's session/list, or Reins' own list). */
-export type { ListedSession } from './session/sessionList';
+export type { ListedSession } from './runtime/sessionList';
 
 /** What `reins.loadSession(sessionId)` resolves with, once the replay is done. */
 export type LoadSessionResult =
@@ -164,7 +164,7 @@ export interface ReinsApi {
   /** A stop's turn left tool processes running: after `reins.stop` resolved, once the check is
    *  done (`leftovers`, `leftoverAction`); on Windows once, with leftoverAction 'unsupported'. */
   onDidFindLeftovers: vscode.Event<StopReport>;
-  /** What VS Code calls to restore a Reins panel after a window reload (panel/panelSerializer.ts); tests call it with a panel of their own. */
+  /** What VS Code calls to restore a Reins panel after a window reload (conversation/panelSerializer.ts); tests call it with a panel of their own. */
   revivePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
   /**
    * What a permission request's option button in the panel does: answer request `requestId` (a

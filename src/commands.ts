@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { pickAgent } from './agents/picker';
 import { nothingToStop, whenBusyOf, type SendOptions, type SendResult, type StopResult, type UndoResult } from './api';
 import { parsePromptArgument } from './acp/promptContent';
-import { registerConfigCommands } from './configCommands';
-import { WELCOME_VIEW_ID } from './firstRun';
-import type { WindowSessions } from './windowSessions';
+import { registerConfigCommands } from './conversation/configCommands';
+import { WELCOME_VIEW_ID } from './conversation/firstRun';
+import type { Conversations } from './conversation/conversations';
 
 /** The workspace folder a command argument names, if any. */
 function folderOf(arg: unknown): vscode.WorkspaceFolder | undefined {
@@ -15,11 +15,11 @@ function folderOf(arg: unknown): vscode.WorkspaceFolder | undefined {
   return uri && vscode.workspace.getWorkspaceFolder(uri);
 }
 
-export function registerCommands(reins: WindowSessions): vscode.Disposable[] {
-  const session = () => reins.session();
+export function registerCommands(reins: Conversations): vscode.Disposable[] {
+  const session = () => reins.conversation();
   return [
     vscode.commands.registerCommand('reins.openPanel', async (folder?: unknown) => {
-      const s = reins.session(folderOf(folder));
+      const s = reins.conversation(folderOf(folder));
       // No agent yet: the welcome (Choose an Agent, Try the Demo), not the demonstration agent unasked.
       if (s && reins.firstRun.needsAgent && !reins.hasPanel(s)) return vscode.commands.executeCommand(`${WELCOME_VIEW_ID}.focus`);
       reins.openPanel(s?.folder);
@@ -28,7 +28,7 @@ export function registerCommands(reins: WindowSessions): vscode.Disposable[] {
     }),
     // The conversation between the Reins view and an editor tab (view and editor title actions).
     vscode.commands.registerCommand('reins.moveToEditor', () => {
-      const s = reins.viewSession() ?? session();
+      const s = reins.viewConversation() ?? session();
       if (s) reins.move(s, 'editor');
     }),
     vscode.commands.registerCommand('reins.moveToSideBar', () => {
@@ -36,7 +36,7 @@ export function registerCommands(reins: WindowSessions): vscode.Disposable[] {
       if (s) reins.move(s, 'view');
     }),
     vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown, options?: SendOptions): Promise<SendResult> => {
-      const s = reins.session(folderOf(options?.folder));
+      const s = reins.conversation(folderOf(options?.folder));
       if (!s) return { status: 'not-sent', reason: 'no workspace folder is open' };
       // A string, or { text, files? }: file URIs attached as the agent's promptCapabilities allow.
       const input = parsePromptArgument(text);
@@ -55,16 +55,16 @@ export function registerCommands(reins: WindowSessions): vscode.Disposable[] {
       return s.send(prompt, whenBusyOf(options?.whenBusy), input?.files);
     }),
     vscode.commands.registerCommand('reins.stop', async (): Promise<StopResult> => {
-      const s = reins.activeSession();
+      const s = reins.activeConversation();
       if (!s) return nothingToStop('user');
       return s.stop('user');
     }),
-    vscode.commands.registerCommand('reins.forceStop', () => reins.activeSession()?.forceStop()),
-    vscode.commands.registerCommand('reins.checkAgain', () => reins.activeSession()?.checkAgain()),
-    vscode.commands.registerCommand('reins.endLeftovers', () => reins.activeSession()?.endLeftovers()),
+    vscode.commands.registerCommand('reins.forceStop', () => reins.activeConversation()?.forceStop()),
+    vscode.commands.registerCommand('reins.checkAgain', () => reins.activeConversation()?.checkAgain()),
+    vscode.commands.registerCommand('reins.endLeftovers', () => reins.activeConversation()?.endLeftovers()),
     // Undo This Turn's Changes: the last prompt's checkpoint, shown as diffs, restored on confirmation.
     vscode.commands.registerCommand('reins.undoTurn', async (folder?: unknown): Promise<UndoResult> => {
-      const s = reins.session(folderOf(folder));
+      const s = reins.conversation(folderOf(folder));
       if (!s) return { status: 'nothing', reason: 'no workspace folder is open' };
       return s.undoTurn();
     }),
@@ -101,8 +101,8 @@ export function registerCommands(reins: WindowSessions): vscode.Disposable[] {
 const contextValues = new Map<string, unknown>();
 
 /** Keep the `when` clauses true to the active session's state (setting only what changed). */
-export function updateContextKeys(reins: WindowSessions): void {
-  const s = reins.activeSession();
+export function updateContextKeys(reins: Conversations): void {
+  const s = reins.activeConversation();
   const status = s?.status();
   const phase = s?.runtime?.phase;
   const set = (key: string, value: unknown) => {

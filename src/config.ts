@@ -1,29 +1,11 @@
 // Typed settings: the agents, their quirks, and the limits of the turn controller.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEMO_AGENT, findAgent } from './agents/catalog';
 import type { FileLimits } from './acp/clientMethods/fs';
 import type { TraceLevel } from './acp/trace';
-import type { QuirkSettings } from './session/quirks';
 import { WHEN_BUSY_SETTING, type WhenBusySetting } from './api';
-import { readRuntimeSettings, type RuntimeSettings } from './session/runtimeOptions';
+import { readRuntimeSettings, type RuntimeSettings } from './runtime/runtimeOptions';
 
-export interface AgentEntry extends QuirkSettings {
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-}
-
-export interface ResolvedAgent {
-  name: string;
-  entry: AgentEntry;
-  /** The scripted demonstration agent that ships with Reins (no model, works offline). */
-  demo: boolean;
-}
-
-export { DEMO_AGENT } from './agents/catalog';
-
-function section() {
+export function section() {
   return vscode.workspace.getConfiguration('reins');
 }
 
@@ -72,33 +54,6 @@ export function whenBusySetting(): WhenBusySetting {
 
 export function parallelTurnsPerFolder(): boolean {
   return section().get<boolean>('parallelTurnsPerFolder', false);
-}
-
-export function configuredAgents(): Record<string, AgentEntry> {
-  return section().get<Record<string, AgentEntry>>('agents', {}) ?? {};
-}
-
-/** The agent to use: the one named, else `reins.defaultAgent`, else the only one, else the demo. */
-export function resolveAgent(extensionPath: string, name?: string): ResolvedAgent | undefined {
-  const agents = configuredAgents();
-  const wanted = name ?? (section().get<string>('defaultAgent') || undefined) ?? (Object.keys(agents).length === 1 ? Object.keys(agents)[0] : undefined);
-  // Presets are known by name with no settings; a reins.agents entry of that name overrides.
-  const known = wanted ? findAgent(agents, wanted) : undefined;
-  if (wanted && known) return { name: wanted, entry: known.entry, demo: false };
-  if (wanted && wanted !== DEMO_AGENT) return undefined;
-  return { name: DEMO_AGENT, entry: demoAgentEntry(extensionPath), demo: true };
-}
-
-/**
- * The scripted agent in demonstration mode, run by the editor's own Node. In desktop VS Code
- * `process.execPath` is Electron, which behaves as Node only with ELECTRON_RUN_AS_NODE.
- */
-export function demoAgentEntry(extensionPath: string): AgentEntry {
-  return {
-    command: process.execPath,
-    args: [path.join(extensionPath, 'dist', 'scripted-agent.js'), '--demo'],
-    env: { ELECTRON_RUN_AS_NODE: '1' },
-  };
 }
 
 /** This extension's version, from its package.json (typed `any` by VS Code). */

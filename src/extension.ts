@@ -1,36 +1,36 @@
 // activate/deactivate only: build the services, register them, own their disposal.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { notification } from './notify';
+import { notification } from './ui/notify';
 import { AgentRecords, endAgentsLeftBehind } from './acp/agentRecords';
 import { configureLifeline } from './acp/lifeline';
-import { registerSignInCommands } from './auth/commands';
+import { registerSignInCommands } from './conversation/signInCommands';
 import { registerCommands, updateContextKeys } from './commands';
 import type { ReinsApi } from './api';
 import { extensionVersion, watchSettings } from './config';
-import { registerFirstRun } from './firstRun';
-import { createLog, logError } from './log';
-import { registerDiffDocuments } from './panel/editorLinks';
-import { registerPanelSerializer, revivePanel } from './panel/panelSerializer';
-import { WindowSessions } from './windowSessions';
-import type { StopReport } from './session/agentRuntime';
-import { registerSessionCommands } from './sessions';
-import { StatusBar } from './statusBar';
+import { registerFirstRun } from './conversation/firstRunCommands';
+import { createLog, logError } from './ui/log';
+import { registerDiffDocuments } from './editor/editorLinks';
+import { registerPanelSerializer, revivePanel } from './conversation/panelSerializer';
+import { Conversations } from './conversation/conversations';
+import type { StopReport } from './runtime/agentRuntime';
+import { registerSessionCommands } from './conversation/sessionCommands';
+import { StatusBar } from './conversation/statusBar';
 
-let reins: WindowSessions | undefined;
+let reins: Conversations | undefined;
 let logChannel: vscode.LogOutputChannel | undefined;
 
 export type { ReinsApi, ReinsState, SendResult, StopResult } from './api';
 
 export function activate(context: vscode.ExtensionContext): ReinsApi {
-  // The log and the folder sessions are not in context.subscriptions: VS Code disposes those
+  // The log and the folder conversations are not in context.subscriptions: VS Code disposes those
   // as soon as `deactivate` is called, while deactivation's stops still run and log their
   // outcome ("Channel has been closed"). `deactivate` disposes both once it is done.
   const log = createLog();
   logChannel = log;
   try {
     startLifeline(context, log);
-    reins = new WindowSessions(context, log);
+    reins = new Conversations(context, log);
     const statusBar = new StatusBar(reins);
     const onDidStop = new vscode.EventEmitter<StopReport>();
     const onDidFindLeftovers = new vscode.EventEmitter<StopReport>();
@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     const r = reins;
     const watched = new WeakSet<object>();
     r.onDidChange(() => {
-      for (const s of r.allSessions()) {
+      for (const s of r.allConversations()) {
         const rt = s.runtime;
         if (rt && !watched.has(rt)) {
           watched.add(rt);
@@ -71,7 +71,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     });
     const sessionOf = (folder: vscode.Uri | undefined) => {
       const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
-      return wf ? r.session(wf) : r.activeSession();
+      return wf ? r.conversation(wf) : r.activeConversation();
     };
     return {
       logUri: context.logUri,

@@ -184,7 +184,7 @@ export class AcpConnection {
 
   /**
    * The agent replays the conversation as session/update notifications before it answers; no
-   * time limit here, a long replay is watched by its caller (session/sessionSwitch.ts). The
+   * time limit here, a long replay is watched by its caller (runtime/sessionSwitch.ts). The
    * spec's own example answers `null`.
    */
   loadSession(params: LoadSessionRequest): Promise<LoadSessionResponse | null> {
@@ -195,7 +195,7 @@ export class AcpConnection {
     return this.request<ResumeSessionResponse | null>('session/resume', params, timeoutMs);
   }
 
-  /** One page; `nextCursor` names the next (session/sessionList.ts asks for all). */
+  /** One page; `nextCursor` names the next (runtime/sessionList.ts asks for all). */
   listSessions(params: ListSessionsRequest, timeoutMs: number): Promise<ListSessionsResponse> {
     return this.request<ListSessionsResponse>('session/list', params, timeoutMs);
   }
@@ -222,7 +222,7 @@ export class AcpConnection {
     return this.request<PromptResponse>('session/prompt', params);
   }
 
-  /** Text into the running turn, by the method this agent offers (session/steering.ts says which). */
+  /** Text into the running turn, by the method this agent offers (runtime/steering.ts says which). */
   steer(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
     return this.request<unknown>(method, params, timeoutMs);
   }

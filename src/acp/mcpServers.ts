@@ -1,5 +1,5 @@
 // The `reins.mcpServers` setting → ACP's McpServer shapes, and which of them an agent may be
-// given. Pure: the editor side (src/mcp.ts) reads the setting and tells the user; the runtime
+// given. Pure: the editor side (src/conversation/mcp.ts) reads the setting and tells the user; the runtime
 // filters per agent at each session/new.
 //
 // Accepted (session-setup.mdx, "MCP Servers"):

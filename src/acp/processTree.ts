@@ -1,5 +1,5 @@
 // What runs below an agent process: for ending its whole tree, and for finding the tool
-// processes a turn left behind (session/leftovers.ts decides which those are).
+// processes a turn left behind (runtime/leftovers.ts decides which those are).
 // Linux reads /proc; other POSIX systems read `ps`, whose `-A -o pid=,ppid=,pgid=,etime=,args=`
 // works on Linux and macOS alike.
 import { execFile, execFileSync } from 'node:child_process';

@@ -9,6 +9,10 @@
 // workspace value of a name overrides the user's, so the write goes where it takes effect);
 // afterwards the value is read back, and a write that did not take effect is said.
 import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { DEMO_AGENT, findAgent } from './catalog';
+import type { AgentEntry } from './catalog';
+import { section } from '../config';
 
 export interface WriteOutcome {
   /** Where it went, as the Settings editor names it. */
@@ -36,4 +40,38 @@ export async function writeAgentEntry(name: string, entry: object, log: vscode.L
   if (applied) log.info(`wrote reins.agents["${name}"] to the ${where}`);
   else log.warn(`wrote reins.agents["${name}"] to the ${where}, but VS Code reads another value for it (a folder's settings may define it)`);
   return { where, applied };
+}
+
+export interface ResolvedAgent {
+  name: string;
+  entry: AgentEntry;
+  /** The scripted demonstration agent that ships with Reins (no model, works offline). */
+  demo: boolean;
+}
+
+export function configuredAgents(): Record<string, AgentEntry> {
+  return section().get<Record<string, AgentEntry>>('agents', {}) ?? {};
+}
+
+/** The agent to use: the one named, else `reins.defaultAgent`, else the only one, else the demo. */
+export function resolveAgent(extensionPath: string, name?: string): ResolvedAgent | undefined {
+  const agents = configuredAgents();
+  const wanted = name ?? (section().get<string>('defaultAgent') || undefined) ?? (Object.keys(agents).length === 1 ? Object.keys(agents)[0] : undefined);
+  // Presets are known by name with no settings; a reins.agents entry of that name overrides.
+  const known = wanted ? findAgent(agents, wanted) : undefined;
+  if (wanted && known) return { name: wanted, entry: known.entry, demo: false };
+  if (wanted && wanted !== DEMO_AGENT) return undefined;
+  return { name: DEMO_AGENT, entry: demoAgentEntry(extensionPath), demo: true };
+}
+
+/**
+ * The scripted agent in demonstration mode, run by the editor's own Node. In desktop VS Code
+ * `process.execPath` is Electron, which behaves as Node only with ELECTRON_RUN_AS_NODE.
+ */
+export function demoAgentEntry(extensionPath: string): AgentEntry {
+  return {
+    command: process.execPath,
+    args: [path.join(extensionPath, 'dist', 'scripted-agent.js'), '--demo'],
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+  };
 }

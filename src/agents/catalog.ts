@@ -1,10 +1,9 @@
 // Every agent Reins can start: the presets, with `reins.agents` adding agents and overriding
 // presets by name; and for each, whether it can start here (installed, or runnable through
 // npx) and how. No `vscode` here: config.ts reads the setting and hands it in.
-import type { AgentEntry } from '../config';
 import type { CommandFinder, Found } from './findCommand';
 import { PRESETS, presetFor, type Preset } from './presets';
-
+import type { QuirkSettings } from '../runtime/quirks';
 /** The name under which the demonstration agent is always available. */
 export const DEMO_AGENT = 'demo';
 
@@ -76,4 +75,10 @@ export async function availability(agents: CatalogAgent[], finder: CommandFinder
     out.set(a.name, f ? { kind: 'installed', found: f } : npxArgs && npx ? { kind: 'npx', npx, npxArgs } : { kind: 'missing' });
   }
   return out;
+}
+
+export interface AgentEntry extends QuirkSettings {
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
 }

@@ -25,7 +25,7 @@ function withDirOnPath(env: Record<string, string>, found: Found): Record<string
 export async function prepareLaunch(
   agent: Pick<CatalogAgent, 'name' | 'entry' | 'preset'> & { configured?: boolean },
   cwd: string,
-  /** Stored sign-in values (auth/secrets.ts); they win over the entry's `env`. Never logged. */
+  /** Stored sign-in values (agents/secrets.ts); they win over the entry's `env`. Never logged. */
   signInEnv: Record<string, string>,
   finder: CommandFinder,
   log: Logger,

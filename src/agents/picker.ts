@@ -5,11 +5,10 @@
 // open; when it cannot be reached a row says so (and why), choosing it asks again, and the log
 // says why in one line.
 import * as vscode from 'vscode';
-import { askModal } from '../notify';
-import { configuredAgents, DEMO_AGENT } from '../config';
-import { availability, catalog } from './catalog';
+import { askModal } from '../ui/notify';
+import { availability, catalog, DEMO_AGENT } from './catalog';
 import { commandFinder } from './findCommand';
-import { writeAgentEntry } from './agentSettings';
+import { writeAgentEntry, configuredAgents } from './agentSettings';
 import { pickerItems, type PickerItem, type RegistryState } from './pickerItems';
 import { copyInstall, installActions, runInstall, type Say } from './prepare';
 import { presetNamed } from './presets';

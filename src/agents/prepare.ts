@@ -1,10 +1,10 @@
-// What a folder session does before it spawns an agent (the editor half of launch.ts): the
+// What a folder conversation does before it spawns an agent (the editor half of launch.ts): the
 // stored sign-in values, the command found the way the user's shell finds it, and, when it is
 // found nowhere, a message with *Open Settings* and the preset's install command (copy it, or
 // run it in a terminal).
 import * as vscode from 'vscode';
-import { agentSecrets } from '../auth/secrets';
-import type { ResolvedAgent } from '../config';
+import { agentSecrets } from './secrets';
+import type { ResolvedAgent } from './agentSettings';
 import type { NoticeAction, NoticeLevel } from '../shared/messages';
 import { commandFinder } from './findCommand';
 import { prepareLaunch, type PreparedLaunch } from './launch';

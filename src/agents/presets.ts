@@ -1,9 +1,9 @@
 // The agents Reins knows by name, so that picking one needs no JSON: how each is started, how it
 // is installed, and whether npm distributes it (then `npx` can run it uninstalled). What Reins
-// knows of each one's behaviour is the one table in session/agentQuirks.ts (a row names its
+// knows of each one's behaviour is the one table in runtime/knownAgents.ts (a row names its
 // preset). A `reins.agents` entry of the same name overrides a preset (see catalog.ts). No
 // `vscode` here: the picker, the launcher and the unit tests share it.
-import type { QuirkSettings } from '../session/quirks';
+import type { QuirkSettings } from '../runtime/quirks';
 
 export interface Preset {
   /** The key, as in `reins.agents`. */
@@ -21,7 +21,7 @@ export interface Preset {
   homepage: string;
   /** Quirks Reins should apply (those it recognises for every agent need no entry). */
   quirks?: QuirkSettings;
-  /** What it needs besides its package, for the picker (what it does around a cancel is its row in session/agentQuirks.ts). */
+  /** What it needs besides its package, for the picker (what it does around a cancel is its row in runtime/knownAgents.ts). */
   requirement?: string;
 }
 
@@ -56,7 +56,7 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: '@zed-industries/claude-agent-acp',
     install: 'npm install -g @zed-industries/claude-agent-acp',
     homepage: 'https://github.com/zed-industries/claude-agent-acp',
-    // 0.23 answering one turn behind is its row in session/agentQuirks.ts, which outOfStep.ts
+    // 0.23 answering one turn behind is its row in runtime/knownAgents.ts, which outOfStep.ts
     // reads by agentInfo and version: no setting here (a later version in step keeps 'none').
   },
   {

@@ -9,14 +9,14 @@
 //             terminal closes with exit status 0, the agent is restarted (ACP: "reconnect")
 import * as vscode from 'vscode';
 import type { PreparedLaunch } from '../agents/launch';
-import { agentMachinery } from '../agentMachinery';
-import type { AgentRuntime } from '../session/agentRuntime';
-import type { Transcript } from '../session/transcript';
+import { loadMachinery } from '../runtime/machineryLoader';
+import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { Transcript } from '../runtime/transcript';
 import type { NoticeAction, NoticeLevel } from '../shared/messages';
 import { describeMethod, parseAuthMethods, signInNeededText, type SignInMethod } from './methods';
-import { agentSecrets } from './secrets';
+import { agentSecrets } from '../agents/secrets';
 
-/** What a sign-in needs of its folder session. */
+/** What a sign-in needs of its folder conversation. */
 export interface SignInHost {
   readonly folder: vscode.WorkspaceFolder;
   readonly agentName: string;
@@ -123,7 +123,7 @@ export class SignIn {
       }
     } catch (error) {
       // A JSON-RPC error's data says more than its message ("Invalid params").
-      const data: unknown = error instanceof agentMachinery().ResponseError ? error.data : undefined;
+      const data: unknown = error instanceof loadMachinery().ResponseError ? error.data : undefined;
       const message = `${error instanceof Error ? error.message : String(error)}${data !== undefined ? `: ${typeof data === 'string' ? data : JSON.stringify(data)}` : ''}`;
       this.log.error(`agent ${this.host.agentName}: sign-in with ${m.id} failed: ${message}`);
       this.host.transcript.notice('error', `Sign-in with "${m.name}" failed: ${message}`, [

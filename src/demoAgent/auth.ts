@@ -4,9 +4,8 @@
 // set when the process starts, or a login file that the terminal login (`--login`) writes.
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
-import type { Id, Peer } from './peer';
+import type { Id, Peer, RpcError } from './peer';
 import type { Recorder } from './recorder';
-import type { RpcError } from './scenario';
 import { isObj } from './scenarioCheck';
 
 export interface AuthOptions {

@@ -1,9 +1,7 @@
 // JSON-RPC 2.0 over the wire, both ways: what we send is recorded before it is written, what
 // arrives is recorded before it is handled; our requests to the client are matched by id.
 import { isFrozen } from './faults';
-import type { RpcError } from './scenario';
 import type { Recorder } from './recorder';
-
 export type Id = string | number | null;
 
 export interface Message {
@@ -93,4 +91,10 @@ export class Peer {
     else entry.resolve(reply);
     return true;
   }
+}
+
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: unknown;
 }

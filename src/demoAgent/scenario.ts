@@ -4,15 +4,9 @@ import { readFileSync } from 'node:fs';
 import type { SessionSetup } from './sessionConfig';
 import type { AuthOptions } from './auth';
 import type { SessionsOptions } from './sessions';
-import type { TerminalStep } from './terminalSteps';
 import type { Fault } from './faults';
 import { checkScenario } from './scenarioCheck';
-
-export interface RpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+import type { RpcError } from './peer';
 
 export interface Scenario {
   name?: string;
@@ -233,3 +227,17 @@ export function behaviourFor(scenario: Scenario, index: number): Behaviour {
   // Validation requires at least one prompt (arrayOf(behaviour, true)), so the index is in range.
   return scenario.prompts[Math.min(index, scenario.prompts.length - 1)]!;
 }
+
+export type TerminalStep =
+  | {
+      create: { command: string; args?: string[]; env?: { name: string; value: string }[]; cwd?: string | null; outputByteLimit?: number };
+      /** The name later steps use. */
+      as?: string;
+      /** Embed the terminal in this tool call (a tool_call_update with `content: [{type: 'terminal'}]`). */
+      toolCallId?: string;
+      sessionId?: string;
+    }
+  | { output: string; sessionId?: string }
+  | { waitForExit: string; sessionId?: string }
+  | { kill: string; sessionId?: string }
+  | { release: string; sessionId?: string };

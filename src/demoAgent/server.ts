@@ -4,10 +4,10 @@
 import type { InitializeResponse } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 import { AuthGate } from './auth';
 import { DEMO_SESSION, demoBody } from './demo';
-import { INVALID_PARAMS, METHOD_NOT_FOUND, Peer, type Id, type Message } from './peer';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, Peer, type Id, type Message, type RpcError } from './peer';
 import type { Recorder } from './recorder';
 import { faultSpent, injectFault, isFrozen, type Fault } from './faults';
-import { behaviourFor, type Behaviour, type RpcError, type Scenario } from './scenario';
+import { behaviourFor, type Behaviour, type Scenario } from './scenario';
 import { isObj } from './scenarioCheck';
 import { SessionBook } from './sessions';
 import { AgentSessionConfig, answerSet, paramsOf } from './sessionConfig';

@@ -6,9 +6,8 @@
 // appended synchronously) so that a restarted agent still knows its sessions.
 import { appendFileSync, readFileSync } from 'node:fs';
 import type { SessionUpdate } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
-import { INVALID_PARAMS, type Id, type Peer } from './peer';
+import { INVALID_PARAMS, type Id, type Peer, type RpcError } from './peer';
 import type { Recorder } from './recorder';
-import type { RpcError } from './scenario';
 import { isObj } from './scenarioCheck';
 import { firstLine } from '../util/text';
 

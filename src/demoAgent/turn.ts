@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { SessionUpdate, StopReason } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
-import { INTERNAL_ERROR, type Id, type Peer, type Reply } from './peer';
+import { INTERNAL_ERROR, type Id, type Peer, type Reply, type RpcError } from './peer';
 import { now, type Recorder } from './recorder';
 import type { Fault } from './faults';
-import type { Behaviour, CancelAnswer, OnCancel, RpcError } from './scenario';
+import type { Behaviour, CancelAnswer, OnCancel } from './scenario';
 import type { AgentSessionConfig } from './sessionConfig';
 import type { Tools } from './tools';
 

@@ -1,13 +1,13 @@
 // The agent panel: one folder's conversation in a webview, an editor tab or the Reins view
 // (surface.ts: this file does not care which). It builds the HTML (strict CSP, a nonce for our
 // one script, local resources only), waits for the webview's `ready` before posting, batches
-// streamed text, and turns webview messages into calls on the FolderSession. Closing the panel
+// streamed text, and turns webview messages into calls on the FolderConversation. Closing the panel
 // while a turn runs is an exit path: it stops the turn. Moving it (tab ⇄ view) is not.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { FolderSession } from '../folderSession';
+import type { FolderConversation } from '../conversation/folderConversation';
 import { whenBusySetting } from '../config';
-import type { TranscriptOp } from '../session/transcript';
+import type { TranscriptOp } from '../runtime/transcript';
 import { assertNever, type CarriedState, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
 import { checkLink } from './linkCheck';
 import { Outbox } from './outbox';
@@ -32,10 +32,15 @@ export class PanelHost implements vscode.Disposable {
   private panelGone = false;
 
   /** A new editor tab. `carried`: the draft and scroll position of the place it moved from. */
-  static create(session: FolderSession, extensionUri: vscode.Uri, runAction: (action: PanelAction, arg?: string) => void, carried?: CarriedState): PanelHost {
+  static create(
+    conversation: FolderConversation,
+    extensionUri: vscode.Uri,
+    runAction: (action: PanelAction, arg?: string) => void,
+    carried?: CarriedState,
+  ): PanelHost {
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
-      panelTitle(session),
+      panelTitle(conversation),
       // Beside the file being edited; where nothing is open, in the editor area itself rather
       // than beside an empty group.
       { viewColumn: vscode.window.activeTextEditor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: false },
@@ -45,7 +50,7 @@ export class PanelHost implements vscode.Disposable {
       },
     );
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
-    return new PanelHost(editorSurface(panel), session, extensionUri, runAction, carried);
+    return new PanelHost(editorSurface(panel), conversation, extensionUri, runAction, carried);
   }
 
   /**
@@ -55,25 +60,25 @@ export class PanelHost implements vscode.Disposable {
    */
   static revive(
     panel: vscode.WebviewPanel,
-    session: FolderSession,
+    conversation: FolderConversation,
     extensionUri: vscode.Uri,
     runAction: (action: PanelAction, arg?: string) => void,
   ): PanelHost {
     panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
-    return new PanelHost(editorSurface(panel), session, extensionUri, runAction);
+    return new PanelHost(editorSurface(panel), conversation, extensionUri, runAction);
   }
 
   /** The Reins view (viewProvider.ts), given this folder's conversation. */
   static inView(
     surface: Surface,
-    session: FolderSession,
+    conversation: FolderConversation,
     extensionUri: vscode.Uri,
     runAction: (action: PanelAction, arg?: string) => void,
     carried?: CarriedState,
   ): PanelHost {
     surface.webview.options = webviewOptions(extensionUri);
-    return new PanelHost(surface, session, extensionUri, runAction, carried);
+    return new PanelHost(surface, conversation, extensionUri, runAction, carried);
   }
 
   /** What the webview last said about its draft and scroll position: carried along on a move. */
@@ -81,7 +86,7 @@ export class PanelHost implements vscode.Disposable {
 
   private constructor(
     readonly surface: Surface,
-    readonly session: FolderSession,
+    readonly conversation: FolderConversation,
     extensionUri: vscode.Uri,
     private readonly runAction: (action: PanelAction, arg?: string) => void,
     /** Given to the first snapshot: the new document takes the draft and scroll of the old place. */
@@ -99,15 +104,15 @@ export class PanelHost implements vscode.Disposable {
         // A hidden webview is torn down; it posts `ready` again when shown.
         if (!surface.visible) this.ready = false;
       }),
-      session.onDidChange(() => this.onStatusChange()),
-      session.transcript.onOp((op) => this.onTranscriptOp(op)),
-      session.input.onReturn((given) => {
+      conversation.onDidChange(() => this.onStatusChange()),
+      conversation.transcript.onOp((op) => this.onTranscriptOp(op)),
+      conversation.input.onReturn((given) => {
         if (this.ready) {
           this.post({ type: 'restoreInput', ...given });
-          session.input.delivered();
+          conversation.input.delivered();
         }
       }),
-      session.onNeedsAttention(() => surface.reveal(true)),
+      conversation.onNeedsAttention(() => surface.reveal(true)),
       // reins.whenBusy changed: Enter while busy follows it at once.
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('reins.whenBusy') && this.onStatusChange()),
     );
@@ -128,16 +133,16 @@ export class PanelHost implements vscode.Disposable {
   }
 
   private setTitle(): void {
-    this.surface.setTitle(panelTitle(this.session));
+    this.surface.setTitle(panelTitle(this.conversation));
   }
 
   /** Every message from the webview is checked before use (webviewInput.ts); a bad one is logged, never thrown. */
   private onRaw(raw: unknown): void {
     const checked = checkWebviewMessage(raw);
     if (checked.ok) return this.onMessage(checked.message);
-    this.session.log.warn(`Panel message refused: ${checked.reason}`);
+    this.conversation.log.warn(`Panel message refused: ${checked.reason}`);
     if (checked.text !== undefined)
-      this.session.returnInput(
+      this.conversation.returnInput(
         checked.text,
         `Your prompt is ${checked.text.length.toLocaleString('en')} characters; the limit is ${MAX_TEXT.toLocaleString('en')}. It was not sent; it is back in the input box.`,
       );
@@ -148,16 +153,16 @@ export class PanelHost implements vscode.Disposable {
       case 'ready': {
         this.ready = true;
         this.outbox.clear(); // the snapshot supersedes anything queued for the old document
-        const input = this.session.input.take();
+        const input = this.conversation.input.take();
         const carried = this.carried;
         this.carried = undefined;
         // `folder`: the webview keeps it in its state, so that a reload brings it back to this folder.
         this.post({
           type: 'snapshot',
-          status: this.session.status(),
-          entries: this.session.transcript.entries,
+          status: this.conversation.status(),
+          entries: this.conversation.transcript.entries,
           input,
-          folder: this.session.key,
+          folder: this.conversation.key,
           carried,
           host: HOST_ID,
         });
@@ -168,20 +173,21 @@ export class PanelHost implements vscode.Disposable {
         return;
       case 'send':
         // Enter while a turn runs: what the user chose in the panel, else reins.whenBusy (`ask`: the question, as a modal).
-        void this.session.send(m.text, m.whenBusy ?? whenBusySetting(), m.files?.length ? m.files : undefined);
+        void this.conversation.send(m.text, m.whenBusy ?? whenBusySetting(), m.files?.length ? m.files : undefined);
         return;
       case 'editQueued':
         // False: it went out (or back to the box) meanwhile, or the new text is empty.
-        if (!this.session.runtime?.waiting.edit(m.id, m.text)) this.session.log.info(`Panel: queued prompt #${m.id} not edited: it is no longer queued`);
+        if (!this.conversation.runtime?.waiting.edit(m.id, m.text))
+          this.conversation.log.info(`Panel: queued prompt #${m.id} not edited: it is no longer queued`);
         return;
       case 'removeQueued':
-        this.session.runtime?.waiting.remove(m.id); // not sent; its sendPrompt (if any) answers not-sent
+        this.conversation.runtime?.waiting.remove(m.id); // not sent; its sendPrompt (if any) answers not-sent
         return;
       case 'stop':
-        void this.session.stop('user');
+        void this.conversation.stop('user');
         return;
       case 'permission':
-        this.session.runtime?.respondPermission(m.requestId, m.optionId);
+        this.conversation.runtime?.respondPermission(m.requestId, m.optionId);
         return;
       case 'action':
         this.runAction(m.action, m.arg);
@@ -189,14 +195,14 @@ export class PanelHost implements vscode.Disposable {
       case 'openDiff':
       case 'openLocation':
       case 'searchFiles':
-        handleEditorRequest(m, this.session, (reply) => this.post(reply), this.session.log);
+        handleEditorRequest(m, this.conversation, (reply) => this.post(reply), this.conversation.log);
         return;
       case 'openLink': {
         // Agent text is untrusted: the link is checked again here, and VS Code's openExternal
         // asks before opening a domain the user has not trusted.
         const link = checkLink(m.href);
         if (link.ok) void vscode.env.openExternal(vscode.Uri.parse(link.url, true));
-        else this.session.log.warn(`Link from the panel not opened (${link.reason}): ${String(m.href).slice(0, 200)}`);
+        else this.conversation.log.warn(`Link from the panel not opened (${link.reason}): ${String(m.href).slice(0, 200)}`);
         return;
       }
       default:
@@ -206,11 +212,11 @@ export class PanelHost implements vscode.Disposable {
 
   private onStatusChange(): void {
     this.setTitle();
-    this.post({ type: 'status', status: this.session.status() });
+    this.post({ type: 'status', status: this.conversation.status() });
     // While stopping, the status says how long ago the cancel went out: refresh it.
-    const stopping = this.session.runtime?.turn.phase === 'stopping';
+    const stopping = this.conversation.runtime?.turn.phase === 'stopping';
     if (stopping && !this.ticker) {
-      this.ticker = setInterval(() => this.post({ type: 'status', status: this.session.status() }), 500);
+      this.ticker = setInterval(() => this.post({ type: 'status', status: this.conversation.status() }), 500);
     } else if (!stopping && this.ticker) {
       clearInterval(this.ticker);
       this.ticker = undefined;
@@ -219,7 +225,7 @@ export class PanelHost implements vscode.Disposable {
 
   private onTranscriptOp(op: TranscriptOp): void {
     if (op.type === 'reset') {
-      if (this.ready) this.post({ type: 'snapshot', status: this.session.status(), entries: [] });
+      if (this.ready) this.post({ type: 'snapshot', status: this.conversation.status(), entries: [] });
       return;
     }
     this.post(op);
@@ -232,8 +238,8 @@ export class PanelHost implements vscode.Disposable {
 
   private onPanelClosed(): void {
     // An exit path: the panel that shows the turn is gone, so the turn stops (one routine).
-    const phase = this.session.runtime?.turn.phase;
-    if (phase === 'running' || phase === 'waiting') void this.session.stop('panel-closed');
+    const phase = this.conversation.runtime?.turn.phase;
+    if (phase === 'running' || phase === 'waiting') void this.conversation.stop('panel-closed');
     this.panelGone = true;
     this.dispose();
   }
@@ -257,11 +263,11 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
 }
 
-function panelTitle(session: FolderSession): string {
+function panelTitle(conversation: FolderConversation): string {
   const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
   // The session's title, once the agent gave one (session_info_update).
-  const title = session.runtime?.phase === 'ready' ? session.runtime.sessionConfig?.sessionTitle : undefined;
-  return `Reins: ${session.agentName}${multi ? ` — ${session.folder.name}` : ''}${title ? `: ${title}` : ''}`;
+  const title = conversation.runtime?.phase === 'ready' ? conversation.runtime.sessionConfig?.sessionTitle : undefined;
+  return `Reins: ${conversation.agentName}${multi ? ` — ${conversation.folder.name}` : ''}${title ? `: ${title}` : ''}`;
 }
 
 function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {

@@ -2,37 +2,42 @@
 // on a tool card, a location clicked, the composer's `@` file search. Failures are logged and
 // said where the user can act; a search that fails answers no files.
 import * as vscode from 'vscode';
-import type { FolderSession } from '../folderSession';
+import type { FolderConversation } from '../conversation/folderConversation';
 import type { HostToWebview, WebviewToHost } from '../shared/messages';
-import { openLocation, openToolDiff } from './editorLinks';
-import { FileSearch } from './fileSearch';
+import { openLocation, openToolDiff } from '../editor/editorLinks';
+import { FileSearch } from '../editor/fileSearch';
 
 export type EditorRequest = Extract<WebviewToHost, { type: 'openDiff' | 'openLocation' | 'searchFiles' }>;
 
-const searches = new WeakMap<FolderSession, FileSearch>();
+const searches = new WeakMap<FolderConversation, FileSearch>();
 
-export function handleEditorRequest(m: EditorRequest, session: FolderSession, reply: (message: HostToWebview) => void, log: vscode.LogOutputChannel): void {
+export function handleEditorRequest(
+  m: EditorRequest,
+  conversation: FolderConversation,
+  reply: (message: HostToWebview) => void,
+  log: vscode.LogOutputChannel,
+): void {
   switch (m.type) {
     case 'openDiff': {
-      const entry = session.transcript.get(m.toolCallId);
+      const entry = conversation.transcript.get(m.toolCallId);
       const diff = entry?.kind === 'tool' ? entry.diffs?.[m.index] : undefined;
       if (!diff) return void log.warn(`Open Diff: tool call ${m.toolCallId} has no diff ${m.index}`);
-      openToolDiff(diff, session.folder).catch((err: unknown) => {
+      openToolDiff(diff, conversation.folder).catch((err: unknown) => {
         log.error(`Open Diff ${diff.path}: ${String(err)}`);
-        session.say('error', `Could not open the diff of ${diff.path}: ${err instanceof Error ? err.message : String(err)}`);
+        conversation.say('error', `Could not open the diff of ${diff.path}: ${err instanceof Error ? err.message : String(err)}`);
       });
       return;
     }
     case 'openLocation':
       if (!m.path) return;
-      openLocation({ path: m.path, line: m.line }, session.folder).catch((err: unknown) => {
+      openLocation({ path: m.path, line: m.line }, conversation.folder).catch((err: unknown) => {
         log.warn(`open location: ${String(err)}`);
-        session.say('warning', err instanceof Error ? err.message : String(err));
+        conversation.say('warning', err instanceof Error ? err.message : String(err));
       });
       return;
     case 'searchFiles': {
-      let search = searches.get(session);
-      if (!search) searches.set(session, (search = new FileSearch(session.folder)));
+      let search = searches.get(conversation);
+      if (!search) searches.set(conversation, (search = new FileSearch(conversation.folder)));
       search.search(m.query).then(
         (files) => reply({ type: 'fileMatches', requestId: m.requestId, files }),
         (err: unknown) => {

@@ -1,6 +1,6 @@
 // The Reins view: a webview view in the Reins view container (the secondary side bar where VS
 // Code supports it, see the README). There is one per window; it shows one folder's
-// conversation at a time (WindowSessions decides which, windowSessions.ts). VS Code resolves it when it is first
+// conversation at a time (Conversations decides which, conversations.ts). VS Code resolves it when it is first
 // shown, also after a window reload, with the webview state the last document saved (its
 // folder, draft and scroll position), as the panel serializer does for a tab.
 import * as vscode from 'vscode';

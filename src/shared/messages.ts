@@ -28,7 +28,7 @@ export interface PanelStatus {
   turn: TurnPhase;
   /** One line under the header: "Stopping… (cancel sent 1.2 s ago)", "Ready", errors. */
   detail?: string;
-  /** Input accepted now (agent ready, folder gate open, no unverified stop). */
+  /** Input accepted now (agent ready, folder admission open, no unverified stop). */
   canSend: boolean;
   /** Stop button visible and enabled. */
   canStop: boolean;
@@ -70,7 +70,7 @@ export interface SessionUsageView {
   cost?: { amount: number; currency: string };
 }
 
-/** What the agent said about the session (src/session/sessionConfig.ts builds it). */
+/** What the agent said about the session (src/runtime/sessionConfig.ts builds it). */
 export interface SessionView {
   /** From `session_info_update`. */
   title?: string;

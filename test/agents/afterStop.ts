@@ -9,13 +9,13 @@
 // text came late or never" (OpenCode under load, below) from "one turn behind" (claude), whose
 // empty answer comes before the model is even asked for the prompt.
 import * as assert from 'node:assert/strict';
-import type { TurnResult } from '../../src/session/turnMachine';
+import type { TurnResult } from '../../src/runtime/turnMachine';
 import type { MemoryLogger } from '../../src/util/logger';
 import { nth, waitFor } from '../support/helpers';
 import { PLAIN_ANSWER } from './fakeModel';
 import { measured, model } from './harness';
 
-/** The runtime's marker for an answer that belongs to the turn before (src/session/outOfStep.ts). */
+/** The runtime's marker for an answer that belongs to the turn before (src/runtime/outOfStep.ts). */
 export function flaggedOutOfStep(result: TurnResult): boolean {
   return result.kind === 'completed' && (result as { outOfStep?: boolean }).outOfStep === true;
 }

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentRuntime, defaultRuntimeSettings, type PendingPermission, type RuntimeSettings } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings, type PendingPermission, type RuntimeSettings } from '../../src/runtime/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { nth, sleep, waitFor } from '../support/helpers';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';

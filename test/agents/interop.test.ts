@@ -1,5 +1,5 @@
 // Reins against real ACP agents (installed from npm by install.mjs), through Reins' own
-// runtime (src/session/agentRuntime.ts): the same connection, turn machine and settle routine
+// runtime (src/runtime/agentRuntime.ts): the same connection, turn machine and settle routine
 // the extension uses. Each agent talks to fakeModel.ts on 127.0.0.1, so this runs offline.
 // Run: npm run test:agents   (subset: REINS_AGENTS=codex,gemini npm run test:agents)
 //
@@ -9,7 +9,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PendingPermission } from '../../src/session/agentRuntime';
+import type { PendingPermission } from '../../src/runtime/agentRuntime';
 import { DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './fakeModel';
 import { assertAnsweredAfterStop, taggedPrompt } from './afterStop';
 import {

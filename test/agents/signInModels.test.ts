@@ -11,8 +11,8 @@
 //   not ACP v1, so it has no model option: that is asserted, so that a change is noticed.
 import * as assert from 'node:assert/strict';
 import { describeMethod, isAuthRequired, parseAuthMethods, signInNeededText, type SignInMethod } from '../../src/auth/methods';
-import { StartError } from '../../src/session/agentRuntime';
-import type { ConfigChoice } from '../../src/session/sessionConfig';
+import { StartError } from '../../src/runtime/agentRuntime';
+import type { ConfigChoice } from '../../src/runtime/sessionConfig';
 import type { AgentName } from './agents';
 import { PLAIN_ANSWER } from './fakeModel';
 import { finish, measured, model, selectedAgents, startAgent, useRealAgents, type Live } from './harness';

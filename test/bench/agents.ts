@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { listProcesses } from '../../src/acp/processTree';
-import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRuntime';
-import { Transcript } from '../../src/session/transcript';
+import { AgentRuntime, defaultRuntimeSettings } from '../../src/runtime/agentRuntime';
+import { Transcript } from '../../src/runtime/transcript';
 import { silentLogger } from '../../src/util/logger';
 import { chunkTexts } from './data';
 import { fmtMs, fmtRate, fmtSpread, median, now, record } from './harness';
@@ -194,7 +194,7 @@ export async function benchEndToEnd(n: number): Promise<void> {
 // below what a user can notice after pressing Stop, yet several times what the routine's own
 // bookkeeping plus a loaded machine's jitter add (about 1 ms once the scan's spawn is taken
 // out). Work put on the stop path beyond that (a process scan, a timer, a re-send) shows up as
-// a miss. Both the report (what `FolderSession.stop` and "send now" await) and the return to
+// a miss. Both the report (what `FolderConversation.stop` and "send now" await) and the return to
 // idle are held to it.
 const STOP_MAX_RATIO = 3;
 const STOP_FLOOR_MS = 10;

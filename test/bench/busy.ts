@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings } from '../../src/runtime/agentRuntime';
 import { silentLogger } from '../../src/util/logger';
 import { RawClient } from './agents';
 import { sleep } from '../support/helpers';

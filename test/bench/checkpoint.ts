@@ -1,11 +1,11 @@
-// The checkpoint before each prompt in a git checkout (src/session/checkpoint/gitCheckpoint.ts):
+// The checkpoint before each prompt in a git checkout (src/undo/checkpoint/gitCheckpoint.ts):
 // what a prompt waits for, against the least git can do to snapshot a working tree, a bare
 // `git write-tree` over a temporary copy of the index, in the same repository in the same run.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { GitCheckpoint } from '../../src/session/checkpoint/gitCheckpoint';
+import { GitCheckpoint } from '../../src/undo/checkpoint/gitCheckpoint';
 import { alternate, fmtSpread, median, record } from './harness';
 
 // Reins runs five git processes (rev-parse, add -A over the copied index, write-tree, the HEAD

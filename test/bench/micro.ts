@@ -1,7 +1,7 @@
 // In-process benchmark: the transcript's streamed appends, Reins's real class against a plain
 // baseline over the same input in the same process.
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { Transcript } from '../../src/session/transcript';
+import { Transcript } from '../../src/runtime/transcript';
 import { chunkNotification, chunkTexts } from './data';
 import { alternate, fmtMs, fmtRate, fmtSpread, gc, hasGc, median, record } from './harness';
 import { nth } from '../support/helpers';

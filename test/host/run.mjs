@@ -75,7 +75,7 @@ const CHECKOUTS = ['one', 'two', 'three', 'four'];
 /**
  * A multi-root workspace for the load test (test/integration/load.test.ts): four copies of the
  * fixture workspace (four checkouts), each opened as two workspace folders, itself and its `pkg`
- * folder, since Reins keeps one conversation per workspace folder (src/windowSessions.ts). The
+ * folder, since Reins keeps one conversation per workspace folder (src/conversation/conversations.ts). The
  * `.code-workspace` file is written in the same temporary folder; removed at cleanup.
  */
 function multiRootWorkspace() {

@@ -181,7 +181,7 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       log(`lock held by pid ${held.pid} (${held.agent}, ${held.folder})`);
     });
 
-    // Sabotage (folderSession.ts sending without takeCheckout), this printed, one step earlier:
+    // Sabotage (folderConversation.ts sending without takeCheckout), this printed, one step earlier:
     //   FAILED: step "window A: a turn that waits on its permission; A's extension host holds the
     //   lock" failed after 244.1 s: timed out after 240 s waiting for the lock file
     const dialog = B.page.locator('.monaco-dialog-box');
@@ -261,7 +261,7 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
     //   {"waiting":["B: hello"],"status":"Waiting for alpha in another window","stop":false,"input":""}
     await step('window B shows its prompt waiting: its text, the status, Stop', () => showsWaiting(['B: hello'], 'two-windows-b-waiting.png'));
 
-    // Sabotage (FolderSession.stop not stopping the line), this printed:
+    // Sabotage (FolderConversation.stop not stopping the line), this printed:
     //   FAILED: step "Stop (the button) ends the wait and gives the text back" failed after
     //   30.3 s: timed out after 30 s waiting for the Stop button to give "B: hello" back; B shows
     //   {"waiting":["B: hello"],"status":"Waiting for alpha in another window","stop":true,"input":""}
@@ -293,7 +293,7 @@ export async function runTwoWindowSmoke({ extensionDevelopmentPath = repo, timeo
       await waitAgain('B: hello'); // waiting again for the next step: A's turn ends, then it goes
     });
 
-    // Sabotage (windowLock.ts releasing on the first state change, so at the prompt's start), this
+    // Sabotage (checkoutAdmission.ts releasing on the first state change, so at the prompt's start), this
     // printed, at that earlier step: FAILED: step "window A: a turn that waits on its permission; A's
     // extension host holds the lock" failed after 242.0 s: timed out after 240 s waiting for the lock file
     await step("A's turn ends; only then B's prompt goes", async () => {

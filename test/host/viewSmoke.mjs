@@ -23,7 +23,7 @@ const imagesDir = join(repo, 'docs', 'images');
 const log = (m) => console.log(`[view-smoke] ${m}`);
 const step = stepper(log);
 const DRAFT = 'a draft that must survive the move';
-/** The one line Reins says on a real agent's first start (src/firstRun.ts). */
+/** The one line Reins says on a real agent's first start (src/conversation/firstRun.ts). */
 const STOP_LINE = 'On Stop, Reins cancels the turn';
 /** A real agent as a user configures one: the scripted agent under a name of its own, not the demo. */
 const USER_AGENT = 'my-agent';

@@ -1,4 +1,4 @@
-// reins.followAgent in the real extension host (src/panel/editorLinks.ts `followAgent`): with it
+// reins.followAgent in the real extension host (src/editor/editorLinks.ts `followAgent`): with it
 // on, the file a tool call names (its `locations`) opens in an editor at the line, beside the
 // panel and without taking the focus; with it off, the editor stays where it was.
 import * as assert from 'node:assert/strict';

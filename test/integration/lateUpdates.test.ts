@@ -1,4 +1,4 @@
-// A stopped turn's late updates in the real extension host (src/session/lateUpdates.ts): the
+// A stopped turn's late updates in the real extension host (src/runtime/lateUpdates.ts): the
 // scripted agent `late-after-cancel` goes on talking after its `cancelled` answer, and again
 // when the next prompt arrives. What it says shows in the stopped turn's part of the
 // transcript, labelled late; the next turn's answer is only its own.

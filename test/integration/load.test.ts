@@ -1,11 +1,11 @@
 // Load in the real extension host (issue 12): eight sessions in four folders, streaming at once.
 //
 // What that means in Reins' model: a window keeps one conversation per workspace folder
-// (src/windowSessions.ts: one FolderSession, one agent process, one ACP session each), so one
+// (src/conversation/conversations.ts: one FolderConversation, one agent process, one ACP session each), so one
 // folder cannot hold two. The host opens a multi-root workspace instead (`npm run test:load`:
 // REINS_MULTI_ROOT=1, test/host/run.mjs): four checkouts, each opened as two workspace folders,
-// the checkout and its `pkg` folder inside it. The folder gate counts nested folders as one
-// checkout (session/folderGate.ts), so with `reins.parallelTurnsPerFolder` on, each of the four
+// the checkout and its `pkg` folder inside it. The folder admission counts nested folders as one
+// checkout (admission/folderAdmission.ts), so with `reins.parallelTurnsPerFolder` on, each of the four
 // checkouts runs two turns at once: eight conversations, eight agents, four checkouts. Outside
 // that workspace (the ordinary run) the suite is skipped.
 //
@@ -21,7 +21,7 @@
 // - Force Stop not ending the agent (AgentEnd.forceStop without `proc.end`): the first test passed,
 //   the second printed "Error: timed out after 15000 ms waiting for every agent process gone"
 //   (44.6 s in all).
-// - One folder's session shared with its checkout's (WindowSessions.session keying a `pkg`
+// - One folder's session shared with its checkout's (Conversations.conversation keying a `pkg`
 //   folder's session by its checkout): the first test printed "AssertionError: one: the agent sent
 //   its flood  0 !== 1" (the `pkg` folder's agent had replaced the checkout's), the second "Error:
 //   timed out after 120000 ms waiting for one: 300 chunks of the second flood shown" (5 min 12 s).

@@ -140,7 +140,7 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
     await waitFor('the session title in the panel tab', () => /Early bird/.test(tab()?.label ?? ''), 5000);
   });
 
-  // Sabotage (FolderSession.send calling rt.prompt(text) without the files), this printed:
+  // Sabotage (FolderConversation.send calling rt.prompt(text) without the files), this printed:
   //   "[ { text: 'read this', type: 'text' }, - { resource: { text: '# attached\n', uri: 'file:///tmp/…' } } ]".
   it('prompt files: embedded when the agent takes embedded context, links otherwise; a missing file is not sent', async () => {
     const ws = workspaceFolder().uri.fsPath;

@@ -40,7 +40,7 @@ describe('sessions that survive', function () {
     assert.ok(await vscode.commands.executeCommand<boolean>('reins.restartAgent'));
     const after = await state();
     assert.notEqual(after.pid, before.pid, 'a new process');
-    // Sabotage (FolderSession not passing keeper.reopenFor to the runtime): "Expected values to be strictly equal" (a new session).
+    // Sabotage (FolderConversation not passing keeper.reopenFor to the runtime): "Expected values to be strictly equal" (a new session).
     assert.equal(after.sessionId, before.sessionId);
     assert.deepEqual(methods(agent).slice(-2), ['session/prompt', 'session/load']);
     assert.equal(firstReceived(agent.entries(), 'session/load').msg.params.sessionId, before.sessionId);

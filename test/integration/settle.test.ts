@@ -5,7 +5,7 @@
 // `cancelled`; no new prompt or session before the evidence; the right outcome; the text kept.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { StopReport } from '../../src/session/agentRuntime';
+import type { StopReport } from '../../src/runtime/agentRuntime';
 import { cancels, events, firstEvent, firstReceived, promptOverlaps, received, type RecordEntry, responseTo, sent } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, collectStops, resetReins, send, setting, stop, useAgent, type ScriptedAgent } from './support';
 import { alive, nth, sleep, waitFor } from '../support/helpers';
@@ -94,7 +94,7 @@ const paths: ExitPath[] = [
     },
   },
   {
-    // Sabotage (FolderSession.send not awaiting the stop before sending): the runtime refused
+    // Sabotage (FolderConversation.send not awaiting the stop before sending): the runtime refused
     // the early prompt and this printed {"status":"not-sent","reason":"a turn is already running"}.
     name: 'new prompt (send now)',
     trigger: () => Promise.resolve(send('follow-up text', 'stopAndSend')),

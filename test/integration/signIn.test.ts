@@ -162,7 +162,7 @@ describe('sign-in (issue 9)', function () {
     assert.deepEqual(await send('second'), { status: 'completed', stopReason: 'end_turn' });
   });
 
-  // Sabotage (FolderSession.newSession without its auth_required case): "Error: Authentication
+  // Sabotage (FolderConversation.newSession without its auth_required case): "Error: Authentication
   // required" — the New Session command failed with the agent's bare error, and nothing was offered.
   it('auth_required at New Session (a sign-in that expired): the same offer; no prompt goes to the replaced session; the chosen method signs in', async () => {
     ui = stubWindow({ showWarningMessage: () => Promise.resolve(undefined) });

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ReinsApi, SendResult, StopResult, WhenBusy } from '../../src/api';
-import type { StopReport } from '../../src/session/agentRuntime';
+import type { StopReport } from '../../src/runtime/agentRuntime';
 import { readRecord, type RecordEntry } from '../fixtures/scriptedAgent/records';
 import { nth, waitFor } from '../support/helpers';
 

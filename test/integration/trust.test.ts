@@ -16,7 +16,7 @@ describe('workspace trust', function () {
     await setting('defaultAgent', undefined);
   });
 
-  // Sabotage (the isTrusted check in FolderSession.ensureAgent removed): "AssertionError: no agent
+  // Sabotage (the isTrusted check in FolderConversation.ensureAgent removed): "AssertionError: no agent
   // process + 29844 - undefined" — one of the commands (switch, restart, a mode) started it.
   it('no agent starts in an untrusted workspace by any command; the prompt is given back', async () => {
     const agent = await addAgent('quick');

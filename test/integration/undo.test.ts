@@ -90,7 +90,7 @@ describe("undo: a stopped turn's changes", function () {
     fs.rmSync(path.join(ws, '.git'), { recursive: true, force: true });
   });
 
-  // Sabotage (FolderSession.send without `await this.undo.beforePrompt()`), this printed in code-server:
+  // Sabotage (FolderConversation.send without `await this.undo.beforePrompt()`), this printed in code-server:
   //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
   //   + { reason: 'no prompt has been sent here yet', status: 'nothing' }
   //   - { files: ['undo/tracked.txt', 'undo/made/new.txt'], handEdited: [], status: 'undone' }

@@ -63,11 +63,11 @@ describe('deactivation (runs last)', function () {
     // VS Code's emitter catches listener errors and logs them in the extension host's log.
     await sleep(500);
     const hostLogs = allLogs(path.dirname(path.dirname((await api()).logUri.fsPath)));
-    assert.ok(!consoleErrors.some((e) => /activeSession/.test(e)), consoleErrors.join('\n'));
+    assert.ok(!consoleErrors.some((e) => /activeConversation/.test(e)), consoleErrors.join('\n'));
     // Only this run's lines: the log folders of earlier hosts may sit beside ours.
-    const thrown = hostLogs.split('\n').filter((l) => /reading 'activeSession'/.test(l) && loggedAt(l) >= started - 1000);
+    const thrown = hostLogs.split('\n').filter((l) => /reading 'activeConversation'/.test(l) && loggedAt(l) >= started - 1000);
     // Sabotage (the listener given the module variable again): "[error] TypeError: Cannot read
-    // properties of undefined (reading 'activeSession')", ten times.
+    // properties of undefined (reading 'activeConversation')", ten times.
     assert.deepEqual(thrown, []);
     // The deactivation stop's own line reaches the log (the channel outlives the stops).
     await waitFor('the stop line in the log', async () => /stop: reason=deactivate/.test(await logText()), 3000);

@@ -1,4 +1,4 @@
-// Activation must not load the agent machinery (src/agentMachinery.ts): vscode-jsonrpc, the
+// Activation must not load the agent machinery (src/runtime/machineryLoader.ts): vscode-jsonrpc, the
 // connection, the runtime run only when the first agent starts. Checked on the built bundle in
 // a fresh node: loading dist/extension.js must not require 'net', which only vscode-jsonrpc's
 // node transport requires. The `vscode` module is a bare stand-in here: nothing is activated,
@@ -43,7 +43,7 @@ process.stdout.write(JSON.stringify(loaded));
 `;
 
 describe('activation: what loading the bundle runs', () => {
-  // Sabotage (folderSession.ts importing AgentRuntime at the top again, so the bundle evaluates
+  // Sabotage (folderConversation.ts importing AgentRuntime at the top again, so the bundle evaluates
   // the runtime and vscode-jsonrpc as it loads), this printed:
   //   AssertionError [ERR_ASSERTION]: loading dist/extension.js required net (vscode-jsonrpc's
   //   transport): /work/wt/bench/dist/extension.js, node:path, vscode, … util, crypto, path, os, fs, crypto, net, …

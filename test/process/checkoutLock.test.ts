@@ -1,4 +1,4 @@
-// The checkout lock across windows (session/checkoutLock.ts): two "windows" are two
+// The checkout lock across windows (admission/checkoutLock.ts): two "windows" are two
 // CheckoutLocks on one directory, with their own owner identity; a dead owner is a real process
 // that held the lock and was killed.
 import * as assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startTimeOf } from '../../src/acp/processTree';
-import { checkoutRoot, CheckoutLocks, liveOwner } from '../../src/session/checkoutLock';
+import { checkoutRoot, CheckoutLocks, liveOwner } from '../../src/admission/checkoutLock';
 import { waitFor } from '../support/helpers';
 
 describe('checkout lock across windows', function () {

@@ -1,4 +1,4 @@
-// Checkpoints (session/checkpoint/) against real folders: a git checkout (the snapshot must not
+// Checkpoints (undo/checkpoint/) against real folders: a git checkout (the snapshot must not
 // touch the index, branches, stash or HEAD), a subfolder of one, and a plain folder (files saved
 // before the agent's first write). Plus the pure texts and the undo gate.
 import * as assert from 'node:assert/strict';
@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { takeCheckpoint } from '../../src/session/checkpoint/checkpoint';
-import { parseLsTree, parseNameStatus } from '../../src/session/checkpoint/paths';
-import { undoBlocked, undoConfirmation } from '../../src/session/checkpoint/undoText';
+import { takeCheckpoint } from '../../src/undo/checkpoint/takeCheckpoint';
+import { parseLsTree, parseNameStatus } from '../../src/undo/checkpoint/paths';
+import { undoBlocked, undoConfirmation } from '../../src/undo/checkpoint/undoText';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null' } });
 

@@ -11,7 +11,7 @@ import { readAllBounded, readLineRange, sliceLines, TooLarge } from '../../src/a
 import { diskFileAccess, type FileWrite } from '../../src/acp/clientMethods/fs';
 import { attachFileHooks } from '../../src/acp/clientMethods/fileHooks';
 import { gitUntracked, pathMarks, watchFileAccess, WriteReporter } from '../../src/acp/clientMethods/writeReport';
-import { Transcript, type TranscriptOp } from '../../src/session/transcript';
+import { Transcript, type TranscriptOp } from '../../src/runtime/transcript';
 import type { FileWriteView, TranscriptEntry } from '../../src/shared/messages';
 import { filesSummary, formatBytes, markViews, needsLook } from '../../media/webview/filesModel';
 import { nth } from '../support/helpers';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpServer } from '@agentclientprotocol/sdk';
-import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/runtime/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { firstEvent, firstReceived, readRecord, received } from '../fixtures/scriptedAgent/records';
 import { modelOption } from '../fixtures/configOptions';

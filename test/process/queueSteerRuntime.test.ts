@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRuntime';
-import type { ReleaseWhy } from '../../src/session/turnMachine';
+import { AgentRuntime, defaultRuntimeSettings } from '../../src/runtime/agentRuntime';
+import type { ReleaseWhy } from '../../src/runtime/turnMachine';
 import { MemoryLogger } from '../../src/util/logger';
 import { events, firstEvent, firstReceived, promptOverlaps, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
 import { waitFor } from '../support/helpers';
@@ -100,7 +100,7 @@ describe('queue through the runtime', function () {
   });
 
   // The editor gives the hook the folder's undo checkpoint (folderAgent.ts): a queued prompt gets
-  // what FolderSession.send gives a typed one before it goes.
+  // what FolderConversation.send gives a typed one before it goes.
   // Sabotage (the controller's prepareQueued dispatching `prepared` without awaiting the hook), this printed:
   //   AssertionError [ERR_ASSERTION]: the queued prompt went out before its checkpoint  2 !== 1
   it('a queued prompt goes out only once the hook before it (the checkpoint) is done', async () => {

@@ -3,7 +3,7 @@
 // (The same behaviours through the editor's commands are in test/integration.)
 import * as assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
-import { AgentRuntime } from '../../src/session/agentRuntime';
+import { AgentRuntime } from '../../src/runtime/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { isAlive } from '../../src/acp/processTree';
 import { cancels, events, firstEvent, firstReceived, promptOverlaps, readRecord, received, responseTo, waitForRecord } from '../fixtures/scriptedAgent/records';

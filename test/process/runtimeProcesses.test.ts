@@ -4,7 +4,7 @@
 // session/new and the next prompt; a crash or a requested exit leaves nothing of the group.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { type StopReport } from '../../src/session/agentRuntime';
+import { type StopReport } from '../../src/runtime/agentRuntime';
 import { isAlive, listProcesses } from '../../src/acp/processTree';
 import { events, firstEvent, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';
 import { nth, sleep, waitFor } from '../support/helpers';

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { AUTH_REQUIRED, parseAuthMethods } from '../../src/auth/methods';
-import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings, StartError } from '../../src/runtime/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { sha256 } from '../../src/demoAgent/auth';
 import { METHODS } from '../fixtures/authMethods';

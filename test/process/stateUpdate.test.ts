@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/runtime/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { events, readRecord, received } from '../fixtures/scriptedAgent/records';
 
@@ -35,7 +35,7 @@ describe('state_update against the scripted agent', function () {
   this.timeout(20_000);
 
   it('v1: an idle for the stopped turn settles it before the answer, and the late answer does not end the next turn', async () => {
-    // The scenario of the quirk table's ACP v2 row (src/session/agentQuirks.ts).
+    // The scenario of the quirk table's ACP v2 row (src/runtime/knownAgents.ts).
     const { rt, entries } = await start(
       JSON.parse(readFileSync(path.join(__dirname, '../../../test/fixtures/scriptedAgent/scenarios/state-update.json'), 'utf8')) as object,
     );

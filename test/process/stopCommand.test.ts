@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { stopCommand, type StopResult } from '../../src/api';
 import { listProcesses } from '../../src/acp/processTree';
-import { AgentRuntime, defaultRuntimeSettings, type StopReport } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings, type StopReport } from '../../src/runtime/agentRuntime';
 import { Deferred } from '../../src/util/deferred';
 import { MemoryLogger } from '../../src/util/logger';
 import { events, firstEvent, readRecord, received, waitForRecord } from '../fixtures/scriptedAgent/records';

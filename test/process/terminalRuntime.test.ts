@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { listProcesses } from '../../src/acp/processTree';
-import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/runtime/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 import { events, firstReceived, readRecord, waitForRecord } from '../fixtures/scriptedAgent/records';
 import { parseScenario } from '../../src/demoAgent/scenario';

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { AgentProcess } from '../../src/acp/agentProcess';
-import { AgentRuntime, defaultRuntimeSettings } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings } from '../../src/runtime/agentRuntime';
 import { MemoryLogger } from '../../src/util/logger';
 
 const repo = path.resolve(__dirname, '../../..');

@@ -1,6 +1,6 @@
 // What the turn machine's table tests share: one configuration, one clock reading, and a run of
 // events through the pure machine that gathers every effect.
-import { initialState, transition, type Effect, type MachineConfig, type MachineEvent, type MachineState } from '../../src/session/turnMachine';
+import { initialState, transition, type Effect, type MachineConfig, type MachineEvent, type MachineState } from '../../src/runtime/turnMachine';
 
 export const config: MachineConfig = { settleBudgetMs: 10_000, busyRetryBudgetMs: 6_000, turnLimitMs: 0, toolCallCap: 0 };
 /** A clock reading. */

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/session/agentRuntime';
+import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../../src/runtime/agentRuntime';
 import type { ProcessInfo } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
 

@@ -1,9 +1,9 @@
-// Where Reins answers (src/answers.ts): the rule as a table, and the one place that applies it,
+// Where Reins answers (src/conversation/answers.ts): the rule as a table, and the one place that applies it,
 // driven with the real Transcript and a recorded notification port. The real panel and host are
 // test/host/answersSmoke.mjs's.
 import * as assert from 'node:assert/strict';
-import { answerRoute, Answers, type Notify } from '../../src/answers';
-import { Transcript } from '../../src/session/transcript';
+import { answerRoute, Answers, type Notify } from '../../src/conversation/answers';
+import { Transcript } from '../../src/runtime/transcript';
 import type { NoticeAction, NoticeLevel } from '../../src/shared/messages';
 import { nth } from '../support/helpers';
 

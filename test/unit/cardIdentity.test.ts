@@ -3,10 +3,10 @@
 // session, another agent) gets new cards, and nothing it sends reaches a card from before.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { LateUpdates } from '../../src/session/lateUpdates';
-import { Permissions, type PendingPermission } from '../../src/session/permissions';
-import { TerminalCards } from '../../src/session/terminalCards';
-import { Transcript } from '../../src/session/transcript';
+import { LateUpdates } from '../../src/runtime/lateUpdates';
+import { Permissions, type PendingPermission } from '../../src/runtime/permissions';
+import { TerminalCards } from '../../src/runtime/terminalCards';
+import { Transcript } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { nth } from '../support/helpers';
 

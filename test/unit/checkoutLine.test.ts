@@ -2,11 +2,11 @@
 // table (state, event) → (state, effects), then its controller against a lock the test holds
 // and lets go, and the status derived from it (Stop, the context key, the words shown).
 import * as assert from 'node:assert/strict';
-import { emptyLine, lineView, mustJoin, transition, type LineEvent, type LineState } from '../../src/session/checkoutLine';
-import { CheckoutLine, type LineHost, type LineOutcome } from '../../src/session/checkoutLineController';
-import type { LockHolder, LockVerdict } from '../../src/session/checkoutLock';
-import { deriveStatus } from '../../src/session/panelStatus';
-import { droppedText } from '../../src/userText';
+import { emptyLine, lineView, mustJoin, transition, type LineEvent, type LineState } from '../../src/admission/checkoutLine';
+import { CheckoutLine, type LineHost, type LineOutcome } from '../../src/admission/checkoutLineController';
+import type { LockHolder, LockAdmission } from '../../src/admission/checkoutLock';
+import { deriveStatus } from '../../src/panel/panelStatus';
+import { droppedText } from '../../src/conversation/userText';
 import { checkoutWaitHead } from '../../media/webview/checkoutWaitList';
 import { busyText, composerState, statusLine } from '../../media/webview/statusModel';
 import type { PanelStatus } from '../../src/shared/messages';
@@ -49,7 +49,7 @@ describe('checkout line (pure)', () => {
     ['a checkout taken after a stop is let go', [join('a', 'alpha'), { type: 'stop' }, { type: 'taken' }], ['drop:stopped:a', 'release'], []],
     ['stop with nothing waiting does nothing', [{ type: 'stop' }], [], []],
     ['an unverified holder gives everything back, with why', [join('a', 'alpha'), join('b'), { type: 'refused', why: 'x' }], ['drop:refused:a|b'], []],
-    ['the folder session ends', [join('a', 'alpha'), { type: 'dispose' }], ['drop:disposed:a'], []],
+    ['the folder conversation ends', [join('a', 'alpha'), { type: 'dispose' }], ['drop:disposed:a'], []],
     ['held changes nothing but the holder', [join('a', 'alpha'), { type: 'held', holder: 'gamma' }], [], ['a']],
   ];
   for (const [name, events, effects, left] of rows) {
@@ -92,10 +92,10 @@ describe('checkout line (pure)', () => {
 /** A checkout held by another window until `free()`; each take is counted. */
 function fakeLock(agent = 'alpha') {
   const holder: LockHolder = { version: 1, pid: 1, start: 's', window: 'w', agent, folder: '/repo', root: '/repo', phase: 'running', since: 0 };
-  let verdict: LockVerdict = { open: false, why: 'running', holder };
+  let verdict: LockAdmission = { open: false, why: 'running', holder };
   return {
     holder,
-    take: async (): Promise<LockVerdict> => verdict,
+    take: async (): Promise<LockAdmission> => verdict,
     free: () => (verdict = { open: true }),
     unverify: () => (verdict = { open: false, why: 'unverified', holder: { ...holder, phase: 'unverified' } }),
   };

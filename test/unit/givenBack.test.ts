@@ -2,7 +2,7 @@
 // behind it): joined in order, none replacing another, nothing dropped.
 import * as assert from 'node:assert/strict';
 import { joinGivenBack, joinPending } from '../../src/shared/givenBack';
-import { releasedText } from '../../src/userText';
+import { releasedText } from '../../src/conversation/userText';
 
 describe('text given back to the input box', () => {
   it('joins the texts in order, one blank line apart; equal texts stay two, blank ones go', () => {

@@ -1,10 +1,10 @@
-// A stopped turn's late updates (src/session/lateUpdates.ts): shown in that turn's part of the
+// A stopped turn's late updates (src/runtime/lateUpdates.ts): shown in that turn's part of the
 // transcript, labelled late, never in the next turn's: the pure placement with the transcript.
 // The whole path against the scripted agent is test/process/lateUpdates.test.ts.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { LateUpdates } from '../../src/session/lateUpdates';
-import { Transcript, type TranscriptOp } from '../../src/session/transcript';
+import { LateUpdates } from '../../src/runtime/lateUpdates';
+import { Transcript, type TranscriptOp } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 
 const u = (update: object): SessionNotification => ({ sessionId: 's', update }) as SessionNotification;

@@ -3,7 +3,7 @@
 // words, and the time slack at exactly its value. Each case names what it keeps from breaking.
 import * as assert from 'node:assert/strict';
 import type { ProcessInfo } from '../../src/acp/processTree';
-import { findLeftovers, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/session/leftovers';
+import { findLeftovers, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/runtime/leftovers';
 
 const T0 = 1_000_000_000_000; // the stopped turn's start
 const AGENT = 100;

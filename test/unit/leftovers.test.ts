@@ -3,7 +3,7 @@
 // Claude Code process and pi-acp's `pi` were ended as "leftovers").
 import * as assert from 'node:assert/strict';
 import { parseElapsed, parsePsOutput, type ProcessInfo } from '../../src/acp/processTree';
-import { findLeftovers, LeftoverWatch, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/session/leftovers';
+import { findLeftovers, LeftoverWatch, runsCommand, stillRunning, toolCommands, type LeftoverQuery } from '../../src/runtime/leftovers';
 import { MemoryLogger } from '../../src/util/logger';
 import { nth, sleep } from '../support/helpers';
 

@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WHEN_BUSY, whenBusyOf } from '../../src/api';
-import { defaultRuntimeSettings, readRuntimeSettings, settingMinimums } from '../../src/session/runtimeOptions';
-import { turnActive, type TurnState } from '../../src/session/turnMachine';
+import { defaultRuntimeSettings, readRuntimeSettings, settingMinimums } from '../../src/runtime/runtimeOptions';
+import { turnActive, type TurnState } from '../../src/runtime/turnMachine';
 
 const repo = path.resolve(__dirname, '../../..');
 type Setting = { default?: unknown; minimum?: number };

@@ -1,7 +1,7 @@
 // The one-turn-behind signature (claude-agent-acp 0.23.1, measured: test/agents/README.md) and
 // which agents Reins recovers by itself.
 import * as assert from 'node:assert/strict';
-import { looksOutOfStep, outOfStepRecovery } from '../../src/session/outOfStep';
+import { looksOutOfStep, outOfStepRecovery } from '../../src/runtime/outOfStep';
 
 const ZERO = { inputTokens: 0, outputTokens: 0, cachedReadTokens: 0, cachedWriteTokens: 0, totalTokens: 0 };
 

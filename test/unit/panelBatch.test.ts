@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { BATCH_MS, Outbox } from '../../src/panel/outbox';
-import { Transcript, type TranscriptOp } from '../../src/session/transcript';
+import { Transcript, type TranscriptOp } from '../../src/runtime/transcript';
 import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
 import { nth } from '../support/helpers';
 

@@ -1,7 +1,7 @@
 // UI state is derived from the turn machine, never kept beside it: a table of what the user sees.
 import * as assert from 'node:assert/strict';
-import { deriveStatus, WAITING_FOR_YOU, type StatusInputs } from '../../src/session/panelStatus';
-import type { TurnState } from '../../src/session/turnMachine';
+import { deriveStatus, WAITING_FOR_YOU, type StatusInputs } from '../../src/panel/panelStatus';
+import type { TurnState } from '../../src/runtime/turnMachine';
 
 const stop = { turnId: 1, cause: 'user' as const, requestedAt: 0, firstCancelAt: 1000, cancelsSent: 1 };
 const turns = {

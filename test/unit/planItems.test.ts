@@ -1,11 +1,11 @@
 // A plan's items after their turn ended without the agent finishing it (a confirmed stop, a
 // failure): what was pending or in progress is shown stopped, not spinning, derived from the
-// turn's end (src/session/planItems.ts, applied by the transcript at that end).
+// turn's end (src/runtime/planItems.ts, applied by the transcript at that end).
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { planItems, stopUnfinished } from '../../src/session/planItems';
-import { restorable } from '../../src/session/savedTranscript';
-import { Transcript } from '../../src/session/transcript';
+import { planItems, stopUnfinished } from '../../src/runtime/planItems';
+import { restorable } from '../../src/persistence/savedTranscript';
+import { Transcript } from '../../src/runtime/transcript';
 import type { PlanItem, TranscriptEntry } from '../../src/shared/messages';
 import { planProgress } from '../../media/webview/statusModel';
 import { nth } from '../support/helpers';

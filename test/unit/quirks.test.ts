@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { makeQuirks } from '../../src/session/quirks';
+import { makeQuirks } from '../../src/runtime/quirks';
 
 const info = (meta: unknown): SessionNotification => ({ sessionId: 's', update: { sessionUpdate: 'session_info_update', _meta: meta } }) as SessionNotification;
 

@@ -1,8 +1,8 @@
-// When the kept transcript is written (src/session/saveSchedule.ts), as a table: each row a list
+// When the kept transcript is written (src/persistence/saveSchedule.ts), as a table: each row a list
 // of changes at given times, and the times the transcript was written.
 import * as assert from 'node:assert/strict';
-import { SAVE_INTERVAL_MS as S, SaveSchedule, STREAMING_SAVE_INTERVAL_MS as L, type SaveTimers } from '../../src/session/saveSchedule';
-import type { TranscriptOp } from '../../src/session/transcript';
+import { SAVE_INTERVAL_MS as S, SaveSchedule, STREAMING_SAVE_INTERVAL_MS as L, type SaveTimers } from '../../src/persistence/saveSchedule';
+import type { TranscriptOp } from '../../src/runtime/transcript';
 
 const append: TranscriptOp = { type: 'append', id: 'a1', text: 'x' };
 const upsert: TranscriptOp = { type: 'upsert', entry: { kind: 'notice', id: 'n1', level: 'info', text: 'n' } };

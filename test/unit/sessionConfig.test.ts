@@ -1,9 +1,9 @@
-// The session's modes and config options (src/session/sessionConfig.ts) and the buffer for
-// updates that come before the session exists (src/session/pendingUpdates.ts): pure parts.
+// The session's modes and config options (src/runtime/sessionConfig.ts) and the buffer for
+// updates that come before the session exists (src/runtime/pendingUpdates.ts): pure parts.
 import * as assert from 'node:assert/strict';
 import type { SessionConfigOption, SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
-import { PendingUpdates } from '../../src/session/pendingUpdates';
-import { SessionConfig } from '../../src/session/sessionConfig';
+import { PendingUpdates } from '../../src/runtime/pendingUpdates';
+import { SessionConfig } from '../../src/runtime/sessionConfig';
 import { modeOption } from '../fixtures/configOptions';
 
 const modelOption: SessionConfigOption = {

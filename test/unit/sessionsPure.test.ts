@@ -2,12 +2,12 @@
 // restart cap, Reins' own per-folder list, the saved transcript, replayed user chunks.
 import * as assert from 'node:assert/strict';
 import type { ListSessionsResponse } from '@agentclientprotocol/sdk';
-import { RestartBudget } from '../../src/session/restartBudget';
-import { reopenMethod, saysUnknownSession, sessionCaps } from '../../src/session/sessionCaps';
-import { describeWhen, listAllSessions, newestFirst } from '../../src/session/sessionList';
-import { MemoryKeyValue, SessionStore } from '../../src/session/sessionStore';
-import { restorable, saveTranscript } from '../../src/session/savedTranscript';
-import { Transcript } from '../../src/session/transcript';
+import { RestartBudget } from '../../src/persistence/restartBudget';
+import { reopenMethod, saysUnknownSession, sessionCaps } from '../../src/runtime/sessionCaps';
+import { describeWhen, listAllSessions, newestFirst } from '../../src/runtime/sessionList';
+import { MemoryKeyValue, SessionStore } from '../../src/persistence/sessionStore';
+import { restorable, saveTranscript } from '../../src/persistence/savedTranscript';
+import { Transcript } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { present } from '../support/helpers';
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { offeredVersion } from '../../src/acp/protocol';
-import { agentState, StateFence } from '../../src/session/stateUpdate';
+import { agentState, StateFence } from '../../src/runtime/stateUpdate';
 
 const note = (update: object) => ({ sessionId: 's', update }) as unknown as SessionNotification;
 

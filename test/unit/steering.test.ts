@@ -2,7 +2,7 @@
 // error), what goes on the wire, and what an answer means.
 import * as assert from 'node:assert/strict';
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
-import { steerAnswer, steerMethodFor, steerMethodInBusyError, steerParams } from '../../src/session/steering';
+import { steerAnswer, steerMethodFor, steerMethodInBusyError, steerParams } from '../../src/runtime/steering';
 
 const init = (over: Partial<InitializeResponse>): InitializeResponse => ({ protocolVersion: 1, agentCapabilities: {}, ...over });
 

@@ -3,8 +3,8 @@
 // rebuilds the card, and never cuts the agent's streamed text in two.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { TerminalCards } from '../../src/session/terminalCards';
-import { Transcript } from '../../src/session/transcript';
+import { TerminalCards } from '../../src/runtime/terminalCards';
+import { Transcript } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 
 const update = (u: unknown): SessionNotification => ({ sessionId: 's', update: u as SessionNotification['update'] });
@@ -16,7 +16,7 @@ const tool = (t: Transcript) => t.get('tc1') as Extract<TranscriptEntry, { kind:
 describe('terminal output in the tool call card', () => {
   let transcript: Transcript;
   let cards: TerminalCards;
-  /** What the transcript and the cards see, in the order the folder session wires them. */
+  /** What the transcript and the cards see, in the order the folder conversation wires them. */
   const apply = (n: SessionNotification) => {
     transcript.apply(n);
     cards.noteUpdate(n);

@@ -2,9 +2,9 @@
 // thoughts, and which files the composer's `@` offers. Pure: no editor.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import type { PendingPermission } from '../../src/session/permissions';
-import { MAX_DIFF_TEXT } from '../../src/session/toolContent';
-import { Transcript } from '../../src/session/transcript';
+import type { PendingPermission } from '../../src/runtime/permissions';
+import { MAX_DIFF_TEXT } from '../../src/runtime/toolContent';
+import { Transcript } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { fileScore, rankFiles } from '../../src/util/fileRank';
 import { nth } from '../support/helpers';

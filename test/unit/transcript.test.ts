@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { Transcript, type TranscriptOp } from '../../src/session/transcript';
+import { Transcript, type TranscriptOp } from '../../src/runtime/transcript';
 import { nth } from '../support/helpers';
 
 const u = (update: object): SessionNotification => ({ sessionId: 's', update }) as SessionNotification;

@@ -13,7 +13,7 @@ import {
   type StopCause,
   type StopRecord,
   type TurnState,
-} from '../../src/session/turnMachine';
+} from '../../src/runtime/turnMachine';
 import { config, T } from '../support/machineRun';
 
 /** reins.turnTimeoutMinutes and reins.maxToolCallsPerTurn set. */

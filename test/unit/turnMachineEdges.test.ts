@@ -2,7 +2,7 @@
 // (docs/RELIABILITY.md): what a failed turn carries, the busy back-off's count and deadline,
 // and what Check Again counts.
 import * as assert from 'node:assert/strict';
-import { retryDelay, type Effect, type TurnResult } from '../../src/session/turnMachine';
+import { retryDelay, type Effect, type TurnResult } from '../../src/runtime/turnMachine';
 import { config, run, T } from '../support/machineRun';
 
 const ended = (effects: Effect[]): TurnResult | undefined => effects.flatMap((e) => (e.kind === 'turnEnded' ? [e.result] : []))[0];

@@ -3,7 +3,7 @@
 // every other end releases the queue (its text goes back to the input box). A steer goes out
 // only into a turn in flight.
 import * as assert from 'node:assert/strict';
-import { initialState, type Effect, type MachineEvent, type MachineState } from '../../src/session/turnMachine';
+import { initialState, type Effect, type MachineEvent, type MachineState } from '../../src/runtime/turnMachine';
 import { config, run, T } from '../support/machineRun';
 
 const named = (effects: Effect[]) =>
@@ -54,7 +54,7 @@ describe('turn machine: queue', () => {
     assert.deepEqual(last.state, { turn: { phase: 'idle' }, lastTurnId: 3, queue: [] });
   });
 
-  // A queued prompt gets the undo checkpoint a typed one gets (FolderSession.send) before it goes.
+  // A queued prompt gets the undo checkpoint a typed one gets (FolderConversation.send) before it goes.
   // Sabotage (the idleSignal case retrying a preparing turn), this printed:
   //   AssertionError [ERR_ASSERTION]: goose's idle after turn 1 sent turn 2 before its checkpoint  + [ 'clearTimer', 'sendPrompt:2' ] - []
   it('a queued turn goes out only once prepared: not at the idle that ended the turn before; a stop meanwhile sends nothing', () => {

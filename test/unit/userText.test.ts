@@ -3,8 +3,8 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { toSendResult, toStopResult } from '../../src/api';
-import type { StopReport } from '../../src/session/stopReport';
-import { endLeftoversLabel, exitCleanupText, leftoverHead, stopCauseText, stopNotice } from '../../src/userText';
+import type { StopReport } from '../../src/runtime/stopReport';
+import { endLeftoversLabel, exitCleanupText, leftoverHead, stopCauseText, stopNotice } from '../../src/conversation/userText';
 import { nth } from '../support/helpers';
 
 const T = 1_000_000;

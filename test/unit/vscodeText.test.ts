@@ -1,6 +1,6 @@
 // Text Reins did not write, shown where VS Code reads markup of its own: the status bar draws
-// `$(name)` as an icon (src/statusBar.ts), and a notification draws `[label](command:…)` as a link
-// that runs the command when clicked (src/notify.ts). An agent's name is a settings key a cloned
+// `$(name)` as an icon (src/conversation/statusBar.ts), and a notification draws `[label](command:…)` as a link
+// that runs the command when clicked (src/ui/notify.ts). An agent's name is a settings key a cloned
 // folder may set; an agent's errors, stderr and paths are its own. Each helper is checked against
 // VS Code's own reading (its patterns, copied from iconLabels.ts and linkedText.ts). In the real
 // host: the hostile smoke's status bar check (test/host/hostileProbes.mjs).

@@ -1,6 +1,6 @@
 // The agent's plan as a checklist. The state is drawn by CSS from the item's class; a
 // hidden word carries it for screen readers. Items its turn ended without are "stopped"
-// (src/session/planItems.ts): a square, not a spinner.
+// (src/runtime/planItems.ts): a square, not a spinner.
 import type { PlanItem, TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, el, srOnly } from '../dom';
 import { icon } from '../icons';

@@ -1,5 +1,5 @@
 // The size limits, the write report and the editor's open documents of a runtime's FileAccess, attached to the runtime by
-// whoever shows it (the folder session, when it wires a new runtime) instead of being passed
+// whoever shows it (the folder conversation, when it wires a new runtime) instead of being passed
 // to its constructor: the runtime builds its FileAccess in start() and looks them up at each
 // request, so that a changed setting applies at once and a detached listener hears nothing.
 import type { FileAccessOptions, FileLimits, FileWrite, OpenDocuments } from './fs';

@@ -48,7 +48,7 @@ export interface FileWrite {
 }
 
 /**
- * The editor's open documents, by real path (src/editorFiles.ts in the extension; none in the
+ * The editor's open documents, by real path (src/editor/openDocuments.ts in the extension; none in the
  * unit tests and the interop suite). Both are asked only after the path checks passed.
  */
 export interface OpenDocuments {

@@ -130,7 +130,7 @@ export function charBoundaryFrom(bytes: Buffer, at: number): number {
 }
 
 /** "exit code 1" or "killed by SIGTERM". Here, not in terminals.ts, so that the transcript's
- * terminal cards can use it without loading the agent machinery (src/agentMachinery.ts). */
+ * terminal cards can use it without loading the agent machinery (src/runtime/machineryLoader.ts). */
 export function describeStatus(status: ExitStatus): string {
   return status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`;
 }

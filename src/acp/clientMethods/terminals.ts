@@ -8,7 +8,7 @@
 // while a turn is running (not while one is being stopped: nothing new starts until the agent
 // is known to be quiet), only in a folder whose real path is inside the workspace folder.
 // Each terminal remembers the turn that made it, so that a stopped turn's terminals count as
-// that turn's leftovers (see `runningPids` and session/leftovers.ts).
+// that turn's leftovers (see `runningPids` and runtime/leftovers.ts).
 import type {
   CreateTerminalRequest,
   CreateTerminalResponse,

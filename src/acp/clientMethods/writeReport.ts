@@ -9,7 +9,7 @@ import { attachFileHooks } from './fileHooks';
 import type { FileLimits, FileWrite, OpenDocuments } from './fs';
 
 /**
- * What the folder session attaches to each runtime it wires: its limits, every write listed in
+ * What the folder conversation attaches to each runtime it wires: its limits, every write listed in
  * `sink` (the transcript), the editor's open documents, and what runs before each write (the
  * turn's checkpoint saves the file). Disposing it detaches them.
  */

@@ -1,0 +1,437 @@
+// One workspace folder's conversation: which agent runs there, its runtime, the transcript,
+// and what the user is told. The editor-facing half of the core: it decides *when* to stop
+// (send now, replace, remove), the runtime decides *how* (the one routine); how an agent is
+// started and tied to the editor is folderAgent.ts's.
+import * as vscode from 'vscode';
+import { notification } from '../ui/notify';
+import { Answers } from './answers';
+import { whenBusySetting } from '../config';
+import { resolveAgent } from '../agents/agentSettings';
+import { DEMO_AGENT } from '../agents/catalog';
+import { FolderAgent } from './folderAgent';
+import type { AgentRuntime, StopReport } from '../runtime/agentRuntime';
+import type { FolderAdmission } from '../admission/folderAdmission';
+import type { CheckoutLocks } from '../admission/checkoutLock';
+import { CheckoutAdmission } from '../admission/checkoutAdmission';
+import { checkoutLine, awaitCheckout } from '../admission/awaitCheckout';
+import type { CheckoutLine } from '../admission/checkoutLineController';
+import { TurnUndo } from '../undo/turnUndo';
+import { deriveStatus } from '../panel/panelStatus';
+import type { PreparedLaunch } from '../agents/launch';
+import { AUTH_REQUIRED, isAuthRequired } from '../auth/methods';
+import { SignIn } from '../auth/signIn';
+import { Transcript } from '../runtime/transcript';
+import { SessionKeeper } from '../persistence/sessionKeeper';
+import { turnActive, type StopCause, type TurnResult } from '../runtime/turnMachine';
+import { promptWhileBusy } from '../admission/busyPrompt';
+import type { NoticeAction, NoticeLevel, PanelStatus } from '../shared/messages';
+import { InputReturn } from '../panel/inputReturn';
+import { fileMatch } from '../editor/fileSearch';
+import { notAdmittedText, stopForPrompt, UNTRUSTED_TEXT } from '../admission/promptRefusal';
+import { nothingToStop, stopCommand, toSendResult, toStopResult, type SendResult, type StopResult, type UndoResult, type WhenBusy } from '../api';
+import { outOfStepText } from './userText';
+import { noticeNotReplaced, UNVERIFIED_ACTIONS } from './agentNotices';
+
+export type { SendResult, StopResult, WhenBusy } from '../api';
+
+/** What the window tells a folder's conversation about where it is shown (conversations.ts). */
+export interface ConversationSight {
+  /** Its editor tab or the Reins view is visible now. */
+  inSight(): boolean;
+  /** A notice's (or a notification's) button: the same action the panel's button runs. */
+  act(action: NoticeAction): void;
+}
+
+export class FolderConversation implements vscode.Disposable {
+  readonly transcript = new Transcript();
+  /** Which agent, its runtime started and wired to the editor, dropped (folderAgent.ts). */
+  private readonly agent: FolderAgent;
+  /** The prompt on its way to the agent, with its files: what goes back if it does not arrive. */
+  private inFlight: { text: string; files?: string[]; ended: boolean } | undefined;
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** Status changed: panel, status bar and context keys re-derive. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _onNeedsAttention = new vscode.EventEmitter<void>();
+  readonly onNeedsAttention = this._onNeedsAttention.event;
+  /** Text given back to the input box (inputReturn.ts). */
+  readonly input = new InputReturn();
+  /** Counts stop requests, so that a prompt still on its way (its agent starting) sees one. */
+  private stopsRequested = 0;
+  /** Sign-in when the agent refuses with auth_required (auth/signIn.ts). */
+  readonly signIn: SignIn;
+  /** Sessions across processes and windows: reopen, the kept transcript, load / list / delete (sessionKeeper.ts). */
+  readonly keeper: SessionKeeper;
+  /** The checkpoint before each prompt, and Undo This Turn's Changes (turnUndo.ts). */
+  private readonly undo: TurnUndo;
+  /** The checkout's lock across windows (admission/checkoutLock.ts), when the window has one. */
+  private readonly checkoutAdmission: CheckoutAdmission | undefined;
+  /** What the user is told: in this conversation while it is in sight, else a notification too (answers.ts). */
+  private readonly answers: Answers;
+  /** Prompts waiting, in order, for another window's turn in the checkout (with the lock). */
+  private readonly line: CheckoutLine | undefined;
+
+  constructor(
+    readonly folder: vscode.WorkspaceFolder,
+    private readonly extension: vscode.ExtensionContext,
+    /** The Reins log (the panel logs what it refuses from the webview here). */
+    readonly log: vscode.LogOutputChannel,
+    private readonly admission: FolderAdmission<AgentRuntime>,
+    locks: CheckoutLocks | undefined,
+    sight: ConversationSight,
+  ) {
+    this.answers = new Answers({ transcript: this.transcript, inSight: () => sight.inSight(), notify: notification, act: (a) => sight.act(a) });
+    this.signIn = new SignIn(this, extension, log);
+    this.keeper = new SessionKeeper(this, extension.workspaceState, log);
+    this.checkoutAdmission = locks && new CheckoutAdmission(locks, folder.uri.fsPath, log);
+    this.line =
+      this.checkoutAdmission &&
+      checkoutLine(this.checkoutAdmission, {
+        runtime: () => this.runtime,
+        agentName: () => this.agentName,
+        giveBack: (text, why, files) => this.giveBack(text, why, files),
+        changed: () => this._onDidChange.fire(),
+      });
+    this.undo = new TurnUndo({ folder, log, transcript: this.transcript, admission: () => this.undoAdmission(), say: (...a) => this.say(...a) });
+    this.agent = new FolderAgent({
+      folder,
+      extension,
+      log,
+      admission,
+      gatePath: this.admissionPath,
+      transcript: this.transcript,
+      checkoutAdmission: this.checkoutAdmission,
+      keeper: this.keeper,
+      undo: this.undo,
+      signIn: this.signIn,
+      changed: () => this._onDidChange.fire(),
+      needsAttention: () => this._onNeedsAttention.fire(),
+      // The turn that ended is the prompt in flight: its files go back with it.
+      giveBack: (text, why, files) => this.giveBack(text, why, files ?? this.turnEnded(text)),
+      restart: () => void this.replaceAgent(undefined, 'restart'),
+      say: (...a) => void this.say(...a),
+    });
+  }
+
+  /** What the undo must wait for: this folder's turn, the in-window admission, and other windows' turns in the checkout. */
+  private async undoAdmission() {
+    const rt = this.runtime;
+    const verdict = this.admission.check(this.admissionPath, rt);
+    const other = verdict.open ? await this.checkoutAdmission?.check() : undefined;
+    return {
+      turn: rt?.turn.phase ?? ('idle' as const),
+      agentName: rt?.name ?? this.agentName,
+      gate: !verdict.open
+        ? { open: false as const, why: verdict.why, holder: verdict.holder.name }
+        : other && !other.open
+          ? { open: false as const, why: other.why, holder: `${other.holder.agent} (in another window)` }
+          : { open: true as const },
+    };
+  }
+
+  /** Tells the user: a notice here, and a notification while this conversation is out of sight (answers.ts). */
+  say(level: NoticeLevel, text: string, actions?: NoticeAction[]): string | undefined {
+    return this.answers.say(level, text, actions);
+  }
+
+  /** For sign-in: restart with what was just stored (through the routine, as Restart Agent). */
+  restartAgent(): Promise<boolean> {
+    return this.replaceAgent(undefined, 'restart');
+  }
+
+  /** How the agent starts: its command as the login shell finds it, npx, stored sign-in values. */
+  prepareLaunch(): Promise<PreparedLaunch> {
+    return this.agent.prepareLaunch();
+  }
+
+  get key(): string {
+    return this.folder.uri.toString();
+  }
+  /** The gate compares folders by path (nested folders share one checkout). */
+  private get admissionPath(): string {
+    return this.folder.uri.fsPath;
+  }
+  get runtime(): AgentRuntime | undefined {
+    return this.agent.runtime;
+  }
+  get agentName(): string {
+    return this.agent.chosen?.name ?? DEMO_AGENT;
+  }
+
+  status(): PanelStatus {
+    const rt = this.runtime;
+    const turn = rt?.turn ?? { phase: 'idle' as const };
+    const status = deriveStatus({
+      agentName: this.agentName,
+      demo: this.agent.chosen?.demo ?? true,
+      folderName: this.folder.name,
+      trusted: vscode.workspace.isTrusted,
+      agent: rt?.phase,
+      turn,
+      gate: this.admission.check(this.admissionPath, rt),
+      line: this.line?.view,
+      now: Date.now(),
+      permissionPending: (rt?.pendingPermissions.length ?? 0) > 0,
+    });
+    // What the agent said about its session: mode, model, slash commands, title, usage. Only
+    // while it runs: an exited agent's mode and commands are not the next process's.
+    return {
+      ...status,
+      session: rt?.phase === 'ready' ? rt.sessionConfig?.view() : undefined,
+      queued: rt?.waiting.list ?? [],
+      canSteer: rt?.phase === 'ready' && rt.waiting.steerMethod !== undefined,
+      whenBusy: whenBusySetting(),
+      checkoutWait: this.line?.view,
+    };
+  }
+
+  // ---- prompts --------------------------------------------------------------------------
+
+  /** `files`: file URIs attached to the prompt (sent as the agent's promptCapabilities allow). */
+  async send(text: string, whenBusy: WhenBusy, files?: string[]): Promise<SendResult> {
+    if (!text.trim()) return { status: 'not-sent', reason: 'empty prompt' };
+    await this.keeper.idle(); // a session load under way ends first: the prompt goes to the session it opens
+    if (!vscode.workspace.isTrusted) {
+      this.giveBack(text, undefined, files);
+      this.say('warning', UNTRUSTED_TEXT, [{ action: 'manageTrust', label: 'Manage Workspace Trust' }]);
+      return { status: 'not-sent', reason: 'workspace not trusted' };
+    }
+    let rt = this.runtime;
+    // Prompts wait for another window: this one goes after them (the checkout step below), not into this turn.
+    if (rt && turnActive(rt.turn) && !this.line?.view) {
+      // This folder's agent is busy: queue, steer, stop and send, or keep (busyPrompt.ts).
+      const running = rt;
+      const settled = await promptWhileBusy(running, whenBusy, this.folder.name, text, files, {
+        giveBack: (why) => this.giveBack(text, why, files),
+        transcript: this.transcript,
+        answer: (r) => this.answer(running, r),
+      });
+      if (settled) return settled;
+    }
+    let verdict = this.admission.check(this.admissionPath, rt);
+    if (!verdict.open && verdict.why === 'running') {
+      // Another agent runs a turn in this folder (or one nested with it): one at a time.
+      if (await stopForPrompt(whenBusy, verdict.holder, this.folder.name)) await verdict.holder.stop('send-now');
+      verdict = this.admission.check(this.admissionPath, rt);
+    }
+    if (!verdict.open) {
+      const why = notAdmittedText(verdict, this.folder.name);
+      this.giveBack(text, undefined, files);
+      // An unconfirmed stop keeps the folder closed: the way out is on the notice.
+      this.say('warning', why, verdict.why === 'unverified' ? UNVERIFIED_ACTIONS : undefined);
+      return { status: 'not-sent', reason: why };
+    }
+    const stopsBefore = this.stopsRequested;
+    rt = await this.ensureAgent();
+    if (!rt) {
+      this.giveBack(text, undefined, files);
+      // Sign-in needed: the prompt never reached the agent; the reason names the methods.
+      if (this.signIn.needed) return { status: 'not-sent', reason: this.signIn.needed };
+      return {
+        status: 'failed',
+        error:
+          this.agent.startProblem ??
+          (this.runtime?.startFailure
+            ? `${this.agentName} could not start: ${this.runtime.startFailure.split('\n')[0]}`
+            : `${this.agentName} could not be started`),
+      };
+    }
+    if (this.stopsRequested !== stopsBefore) {
+      // Stopped while the agent was starting: the prompt was never sent, so nothing is
+      // cancelled and the text goes back.
+      this.giveBack(text, 'Stopped before the prompt was sent.', files);
+      return { status: 'not-sent', reason: 'stopped before it was sent' };
+    }
+    // One running turn per checkout across windows: the lock, taken (or waited for in line) now.
+    const checkout = this.line && (await awaitCheckout(this.line, whenBusy, text, files, (line) => this.transcript.notice('info', line)));
+    if (checkout && !checkout.go) {
+      if (!checkout.givenBack) this.giveBack(text, checkout.reason, files);
+      return { status: 'not-sent', reason: checkout.reason };
+    }
+    try {
+      return await this.sendNow(rt, text, files);
+    } finally {
+      // The prompt that came through the line ended: the next one waiting may take the checkout.
+      if (checkout?.id !== undefined) this.line?.ended(checkout.id);
+    }
+  }
+
+  /** The checkout is this prompt's: the checkpoint, then the turn. */
+  private async sendNow(rt: AgentRuntime, text: string, files: string[] | undefined): Promise<SendResult> {
+    // The checkpoint this turn's changes are measured from (Undo This Turn's Changes).
+    await this.undo.beforePrompt();
+    const flight = (this.inFlight = { text, files, ended: false });
+    const result = await rt.prompt(text, files).finally(() => {
+      if (this.inFlight === flight) this.inFlight = undefined;
+    });
+    // A prompt that never became a turn (not sent) lets the checkout go at once.
+    if (rt.turn.phase === 'idle' && result.kind === 'not-sent') void this.checkoutAdmission?.release();
+    // Refused before it became a turn (an attached file gone, the agent not ready): no turn
+    // ended, so it goes back from here, with its files.
+    if (result.kind === 'not-sent' && !flight.ended) this.giveBack(text, `Not sent: ${result.why}.`, files);
+    return this.answer(rt, result);
+  }
+
+  /** A turn's result as sendPrompt's: sign-in and out-of-step said as such. */
+  private answer(rt: AgentRuntime, result: TurnResult): SendResult {
+    if (result.kind === 'failed' && result.code === AUTH_REQUIRED) {
+      // onTurnEnded (which runs first) offered the methods; the result names them too.
+      return { status: 'failed', error: `${this.signIn.needed ?? `${rt.name} needs you to sign in.`} (${result.error})` };
+    }
+    if (result.kind === 'completed' && result.outOfStep) {
+      return { status: 'failed', error: outOfStepText(rt.name), outOfStep: true, recovery: this.agent.outOfStepRecovery(rt) };
+    }
+    return toSendResult(result);
+  }
+
+  // ---- stopping and replacing ----------------------------------------------------------
+
+  async stop(cause: StopCause, budgetMs?: number): Promise<StopResult> {
+    this.stopsRequested++;
+    // Prompts waiting for another window go back to the input box; the turn, if one runs, stops too.
+    const waited = this.line?.stop() ?? false;
+    const rt = this.runtime;
+    if (waited && !(rt && turnActive(rt.turn))) return { ...nothingToStop(cause), evidence: 'the wait for another window ended' };
+    if (!rt) return nothingToStop(cause);
+    return stopCommand(rt, cause, budgetMs);
+  }
+
+  async checkAgain(): Promise<StopResult | undefined> {
+    const rt = this.runtime;
+    return rt ? toStopResult(await rt.checkAgain()) : undefined;
+  }
+
+  async forceStop(): Promise<StopResult | undefined> {
+    const rt = this.runtime;
+    if (!rt) return undefined;
+    const report = await rt.forceStop();
+    this.transcript.notice('info', `Force stopped ${rt.name}: its whole process tree was ended. Your next prompt starts it again.`);
+    return report && toStopResult(report);
+  }
+
+  /** Undo This Turn's Changes: the files changed since the last prompt's checkpoint, shown, then restored on confirmation. */
+  undoTurn(): Promise<UndoResult> {
+    return this.undo.undo();
+  }
+
+  async endLeftovers(): Promise<void> {
+    const ended = (await this.runtime?.endLeftovers()) ?? [];
+    if (ended.length > 0) this.transcript.notice('info', `Ended ${ended.length} leftover tool process${ended.length > 1 ? 'es' : ''}.`);
+  }
+
+  /** A fresh session with the same agent; only once the running turn has settled. */
+  async newSession(): Promise<boolean> {
+    await this.agent.starting; // a start in progress finishes first: it is not to be replaced half-made
+    const rt = this.runtime;
+    if (!rt || rt.phase !== 'ready') {
+      this.transcript.clear();
+      this.keeper.forgetCurrent(); // the next start makes a new session, not the last one again
+      this._onDidChange.fire();
+      return true;
+    }
+    let report: StopReport;
+    try {
+      report = await rt.newSession();
+    } catch (error) {
+      if (!isAuthRequired(error)) throw error;
+      return this.newSessionNeedsSignIn(rt, error as Error);
+    }
+    if (report.outcome === 'abort-unverified') {
+      noticeNotReplaced(rt, this.transcript, this.folder.name);
+      return false;
+    }
+    this.transcript.clear();
+    if (rt.phase !== 'ready') {
+      // The agent died while stopping: a new session needs a new process.
+      this.keeper.forgetCurrent();
+      await this.ensureAgent();
+      this._onDidChange.fire();
+      return this.runtime?.phase === 'ready';
+    }
+    this.transcript.notice('info', `New session with ${this.agentName}.`);
+    this._onDidChange.fire();
+    return true;
+  }
+
+  /**
+   * session/new refused with auth_required at New Session (a sign-in that expired): as at a
+   * start, the agent (idle: its turn was settled) is ended and its methods offered, so that a
+   * prompt is not sent to the session the user replaced; the next start signs in first.
+   */
+  private async newSessionNeedsSignIn(rt: AgentRuntime, error: Error): Promise<boolean> {
+    const methods = rt.agentInfo?.authMethods;
+    await rt.shutdown('replace-session');
+    this.agent.drop();
+    this.keeper.forgetCurrent();
+    this.agent.startProblem = this.signIn.offer('start', methods, error.message.split('\n')[0]);
+    this._onDidChange.fire();
+    return false;
+  }
+
+  /** Switch to another agent (or restart this one): stop, confirm, end the old process, start anew. */
+  async replaceAgent(name: string | undefined, why: 'switch' | 'restart'): Promise<boolean> {
+    const next = resolveAgent(this.extension.extensionPath, name ?? this.agent.chosen?.name);
+    if (!next) {
+      this.say('error', `Reins has no agent named "${name}". Add it to the reins.agents setting.`, [{ action: 'openSettings', label: 'Open Settings' }]);
+      return false;
+    }
+    await this.agent.starting;
+    const old = this.runtime;
+    if (old) {
+      const report = await old.stop('replace-session');
+      if (report.outcome === 'abort-unverified') {
+        noticeNotReplaced(old, this.transcript, this.folder.name);
+        return false;
+      }
+      await old.shutdown('replace-session');
+      this.agent.drop();
+    }
+    this.agent.chosen = next;
+    this.transcript.notice('info', why === 'restart' ? `Restarting ${next.name}…` : `Switched to ${next.name}.`);
+    this._onDidChange.fire();
+    return (await this.ensureAgent()) !== undefined;
+  }
+
+  /** Deactivation, folder removal: stop with a short budget, then end the whole tree. */
+  async shutdown(cause: StopCause, budgetMs: number): Promise<void> {
+    await this.runtime?.shutdown(cause, budgetMs);
+  }
+
+  dispose(): void {
+    this.line?.dispose();
+    this.agent.dispose();
+    this._onDidChange.dispose();
+    this.input.dispose();
+    this._onNeedsAttention.dispose();
+    this.keeper.dispose();
+    this.undo.dispose();
+  }
+
+  // ---- the agent: started and wired in folderAgent.ts -------------------------------------
+
+  /** The running agent, started (spawn, initialize, session/new) if need be. */
+  ensureAgent(): Promise<AgentRuntime | undefined> {
+    return this.agent.ensure();
+  }
+
+  /** Nothing typed is lost: text that did not reach a running turn goes back to the input box, with its files. */
+  private giveBack(text: string, why?: string, files?: string[]): void {
+    if (why) this.transcript.notice('warning', why);
+    this.input.giveBack(
+      text,
+      files?.map((uri) => fileMatch(this.folder, uri)),
+    );
+  }
+
+  /** The prompt in flight ended as a turn (its end is handled there): its files, if `text` is it. */
+  private turnEnded(text: string): string[] | undefined {
+    const flight = this.inFlight;
+    if (flight?.text !== text) return undefined;
+    flight.ended = true;
+    return flight.files;
+  }
+
+  /** For the panel host: text refused before it reached the session (too large) goes back to the input box, with why. */
+  returnInput(text: string, why: string): void {
+    this.giveBack(text, why);
+  }
+}

@@ -1,0 +1,162 @@
+// What Reins knows of each agent's behaviour around a turn and its cancel, in one table: per
+// agent (recognised by initialize's `agentInfo.name`) and per version seen. The README's agent
+// section is this table (test/unit/knownAgents.test.ts checks that it matches), and each row
+// names the scripted-agent scenario that behaves that way. No `vscode`: the runtime, the folder
+// session and the tests read the same rows.
+//
+// Most rows only document: Reins handles their behaviour for every agent (the leftover check,
+// permissions answered before the cancel, goose's busy and idle forms). Rows with `steer` or
+// `outOfStep` carry what Reins does differently for that agent.
+/** How a steer goes on the wire: ACP's `_session/steering` extension, or goose's own (with its run id). */
+export type SteerWire = 'acp' | 'goose';
+
+export interface SteerMethod {
+  method: string;
+  wire: SteerWire;
+}
+
+export interface KnownAgent {
+  /** As the README names it. */
+  agent: string;
+  /** `agentInfo.name` as the agent reports it in `initialize` (absent: a row for any agent that behaves so). */
+  name?: RegExp;
+  /** `agentInfo.version`s this row holds for (every version when absent). */
+  version?: RegExp;
+  /** The versions it was measured or read at, for the README. */
+  seen: string;
+  /** What it does around a cancel (README column). */
+  behaviour: string;
+  /** What Reins does about it (README column). */
+  handling: string;
+  /** The scripted-agent scenarios (test/fixtures/scriptedAgent/scenarios/) that behave this way. */
+  scenarios: string[];
+  /** Text into a running turn: the method, where it offers one without advertising it. */
+  steer?: SteerMethod;
+  /** What recovers it when it answers one turn behind after a stop (outOfStep.ts). */
+  outOfStep?: OutOfStepRecovery;
+  /** The preset (agents/presets.ts) this row is about, by its name. */
+  preset?: string;
+}
+
+export const GOOSE_STEER: SteerMethod = { method: '_goose/unstable/session/steer', wire: 'goose' };
+/** ACP's steering extension, advertised as `_meta.steering.supported` in `initialize`. */
+export const ACP_STEER: SteerMethod = { method: '_session/steering', wire: 'acp' };
+
+export const KNOWN_AGENTS: readonly KnownAgent[] = [
+  {
+    agent: "any agent sending ACP v2's `state_update`",
+    seen: 'the ACP v2 draft',
+    behaviour: "`running` when a turn's work starts, `idle` (with a stop reason) when it ends.",
+    handling:
+      "Takes `idle` for a stopped turn as evidence (under v1 too), only after that turn's `running`: an earlier turn's late `idle` is never taken for the next one. Reins asks for ACP v1; an agent that refuses it with -32022 and offers version 2 gets v2, whose prompt answer only acknowledges the prompt (the turn ends at `idle`).",
+    scenarios: ['state-update'],
+  },
+  {
+    agent: 'goose',
+    name: /^goose$/i,
+    seen: 'from its source',
+    behaviour:
+      'A cancel that arrives before its run is reserved is dropped; unwinding takes seconds; a prompt while a run is active is rejected ("active run"; the error names `_goose/unstable/session/steer`).',
+    handling:
+      'Re-sends the cancel (250 ms, 1 s, 3 s, then every 3 s); takes `_meta.goose.activeRunId: null` as evidence; a busy rejection is cancelled and retried within `reins.busyRetrySeconds`. Steers through `_goose/unstable/session/steer` with the run id goose announced.',
+    scenarios: ['goose-busy', 'drops-early-cancel', 'steer-goose'],
+    preset: 'goose',
+    steer: GOOSE_STEER,
+  },
+  {
+    agent: 'codex-acp',
+    name: /codex/i,
+    seen: '0.16.0',
+    behaviour: 'Answers `cancelled` in milliseconds but leaves the cancelled command (`sleep 37`) running, and ignores stdin closing.',
+    handling:
+      "Finds that command below the agent by the tool call's `rawInput.command` and ends it (`reins.leftoverProcesses`); ends the agent with signals, not by closing stdin.",
+    scenarios: ['tool-leftover'],
+    preset: 'codex',
+  },
+  {
+    agent: 'claude-agent-acp',
+    name: /claude-(agent|code)-acp/i,
+    version: /^0\.23\./,
+    seen: '0.23.1',
+    behaviour:
+      'Answers `cancelled` quickly; starts one Claude Code process per session and ignores stdin closing. Answers the prompt after a cancel one turn behind: at once, `end_turn`, no content, zero usage, while it goes on working unseen.',
+    handling:
+      "Never takes its per-session process for a leftover. Recognises the one-turn-behind answer, says so, gives the prompt back and restarts the agent (ending the unseen work); `sendPrompt` resolves `{ status: 'failed', outOfStep: true, recovery }`.",
+    scenarios: ['one-behind-after-cancel'],
+    preset: 'claude',
+    outOfStep: 'restart',
+  },
+  {
+    agent: 'gemini-cli',
+    name: /gemini/i,
+    seen: '0.61.0',
+    behaviour: 'Never answers the prompt while a permission request is unanswered.',
+    handling: 'Answers every pending permission `cancelled` before it cancels.',
+    scenarios: ['permission-pending'],
+    preset: 'gemini',
+  },
+  {
+    agent: 'qwen',
+    name: /qwen/i,
+    seen: 'as gemini-cli (its fork)',
+    behaviour: 'Never answers the prompt while a permission request is unanswered.',
+    handling: 'Answers every pending permission `cancelled` before it cancels.',
+    scenarios: ['permission-pending'],
+    preset: 'qwen',
+  },
+  {
+    agent: 'OpenCode',
+    name: /opencode/i,
+    seen: '1.18.33',
+    behaviour: 'Takes up to about a second to answer a cancel, longer right after the prompt.',
+    handling: 'Waits for the answer (the settle budget is 10 s).',
+    scenarios: ['slow-unwind'],
+    preset: 'opencode',
+  },
+  {
+    agent: 'pi-acp',
+    name: /pi-acp/i,
+    seen: '0.0.34',
+    behaviour: 'Talks to its own `pi` child for the whole session.',
+    handling: 'Never takes `pi` for a leftover.',
+    scenarios: ['own-session-process'],
+    preset: 'pi',
+  },
+  {
+    agent: 'any agent that advertises steering',
+    seen: 'claude-agent-acp and codex-acp in later versions than those pinned here',
+    behaviour:
+      'Says `_meta.steering.supported: true` (or names a method in `_meta.steering.method`) in its `initialize` answer, and takes `_session/steering` into the running turn.',
+    handling:
+      'Steers through that method, asking it not to start a turn of its own when none runs (`idleBehavior: "promptRequired"`); an answer other than `injected` queues the text instead.',
+    scenarios: ['steer-acp'],
+  },
+];
+
+type AgentInfo = { name?: string; version?: string } | null | undefined;
+
+/** The rows that hold for this agent and version. */
+export function knownRows(info: AgentInfo): KnownAgent[] {
+  return KNOWN_AGENTS.filter((k) => k.name?.test(info?.name ?? '') && (!k.version || k.version.test(info?.version ?? '')));
+}
+
+/** The row about a preset (agents/presets.ts), by the preset's name. */
+export function presetRow(preset: string): KnownAgent | undefined {
+  return KNOWN_AGENTS.find((k) => k.preset === preset);
+}
+
+/** The README's table, from the rows (checked against the README by a test). */
+export function knownAgentsMarkdown(): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const lines = [
+    '| agent | versions seen | on `session/cancel` and around a turn | what Reins does | scripted scenario |',
+    '|---|---|---|---|---|',
+    ...KNOWN_AGENTS.map(
+      (k) => `| ${cell(k.agent)} | ${cell(k.seen)} | ${cell(k.behaviour)} | ${cell(k.handling)} | ${k.scenarios.map((s) => `\`${s}\``).join(', ')} |`,
+    ),
+  ];
+  return lines.join('\n');
+}
+
+/** What Reins does when it sees the signature (per agent, from its quirk entry). */
+export type OutOfStepRecovery = 'restart' | 'none';
