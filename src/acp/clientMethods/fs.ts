@@ -10,9 +10,10 @@ import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import { readAllBounded, readLineRange, sliceLines, TooLarge } from './boundedRead';
-import { hookedFileOptions } from './fileHooks';
+import { hookedFileOptions, type FileLimits, type FileRequestHooks } from './fileHooks';
 import { refuse, resolveForRead, resolveForWrite, RESOURCE_NOT_FOUND, type Target } from './workspacePath';
 
+export type { FileLimits, FileWrite, OpenDocuments } from './fileHooks';
 export { sliceLines } from './boundedRead';
 export { isInside, RESOURCE_NOT_FOUND } from './workspacePath';
 
@@ -21,54 +22,15 @@ export interface FileAccess {
   writeTextFile(params: WriteTextFileRequest): Promise<WriteTextFileResponse>;
 }
 
-export interface FileLimits {
-  /** Most bytes one fs/read_text_file answer may carry. */
-  maxReadBytes: number;
-  /** Most bytes one fs/write_text_file may write. */
-  maxWriteBytes: number;
-}
-
 const MB = 1024 * 1024;
 export const defaultFileLimits: FileLimits = { maxReadBytes: 16 * MB, maxWriteBytes: 16 * MB };
 /** The settings that raise the limits, named in the errors so that the user knows what to change. */
 export const READ_LIMIT_SETTING = 'reins.maxFileReadMegabytes';
 export const WRITE_LIMIT_SETTING = 'reins.maxFileWriteMegabytes';
 
-/** One file the agent wrote. */
-export interface FileWrite {
-  /** The folder's real path. */
-  root: string;
-  /** The real path written (where the bytes went, links resolved). */
-  path: string;
-  /** `path` relative to `root`, `/`-separated. */
-  relative: string;
-  bytes: number;
-  /** The file did not exist before. */
-  created: boolean;
-}
-
-/**
- * The editor's open documents, by real path (src/editor/openDocuments.ts in the extension; none in the
- * unit tests and the interop suite). Both are asked only after the path checks passed.
- */
-export interface OpenDocuments {
-  /** The current text of the document open at `real` (unsaved edits included); undefined when none is open. */
-  text(real: string): Promise<string | undefined>;
-  /** Replace the text of the document open at `real` (an undoable edit) and save it; false when none is open. */
-  replace(real: string, content: string): Promise<boolean>;
-}
-
-export interface FileAccessOptions {
+export interface FileAccessOptions extends Partial<FileRequestHooks> {
   /** The current session's id; requests naming another are refused (none yet: all are). */
   sessionId?: () => string | undefined;
-  /** Read at each request, so that a changed setting applies at once. */
-  limits?: () => Partial<FileLimits>;
-  /** Called after each successful write; what it throws is ignored. */
-  onWrite?: (write: FileWrite) => void;
-  /** Awaited before each write, with the real path about to be written (the turn's checkpoint saves the file); what it throws is ignored. */
-  beforeWrite?: (real: string) => Promise<void>;
-  /** Open documents served instead of the disk. */
-  editor?: () => OpenDocuments | undefined;
   /** Where `limits`, `onWrite`, `beforeWrite` and `editor` are attached later, when not given here (the runtime; see fileHooks.ts). */
   hooksOwner?: object;
 }
