@@ -148,7 +148,7 @@ export default defineConfig(
   {
     // The core runs the same in the extension host, the unit tests and the interop suite: no
     // `vscode` in the core folders, nor in the pure files of the feature folders (each beside its
-    // vscode adapter). (Tried: \`import * as vscode from 'vscode'\` put into src/runtime/turnMachine.ts
+    // vscode adapter). (Tried: an `import * as vscode from 'vscode'` put into src/runtime/turnMachine.ts
     // printed "'vscode' import is restricted from being used. The core and the pure files run
     // without VS Code (unit tests, the interop suite): take what you need as a parameter".)
     files: [
