@@ -72,7 +72,7 @@ export default defineConfig(
   },
   {
     // Build, host and install scripts: plain Node ES modules, no type information.
-    files: ['**/*.mjs', '**/*.js'],
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
