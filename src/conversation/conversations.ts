@@ -40,7 +40,7 @@ export class Conversations implements vscode.Disposable {
   readonly locks = new CheckoutLocks();
   private readonly conversations = new Map<string, FolderConversation>();
   /** Each folder's conversation, wherever it is shown (tab or view). */
-  private readonly panels = new Map<string, PanelHost>();
+  private readonly panels = new Map<string, PanelHost<FolderConversation>>();
   /** The draft and scroll of a conversation the view let go of (it showed another folder meanwhile). */
   private readonly parked = new Map<string, CarriedState>();
   /** The folder the view is to show once VS Code resolves it, and what it carries there. */
@@ -105,7 +105,7 @@ export class Conversations implements vscode.Disposable {
    * undefined without a folder, or while the view is still being resolved (the session starts
    * the same: use `session()`).
    */
-  openPanel(folder?: vscode.WorkspaceFolder, restored?: vscode.WebviewPanel): PanelHost | undefined {
+  openPanel(folder?: vscode.WorkspaceFolder, restored?: vscode.WebviewPanel): PanelHost<FolderConversation> | undefined {
     const conversation = this.conversation(folder);
     if (!conversation) {
       this.say(undefined, 'info', NEEDS_FOLDER, [{ action: 'openFolder', label: 'Open Folder' }]);
@@ -144,7 +144,7 @@ export class Conversations implements vscode.Disposable {
    * Moves the conversation between the editor tab and the Reins view, with its draft and scroll
    * position (the transcript is the host's). The turn goes on: a move is not a close.
    */
-  move(conversation: FolderConversation, to: SurfaceKind): PanelHost | undefined {
+  move(conversation: FolderConversation, to: SurfaceKind): PanelHost<FolderConversation> | undefined {
     const host = this.panels.get(conversation.key);
     if (host?.kind === to) {
       host.reveal();
@@ -164,12 +164,12 @@ export class Conversations implements vscode.Disposable {
     return undefined;
   }
 
-  private openInEditor(conversation: FolderConversation, carried?: CarriedState): PanelHost {
+  private openInEditor(conversation: FolderConversation, carried?: CarriedState): PanelHost<FolderConversation> {
     this.parked.delete(conversation.key);
     return this.adopt(PanelHost.create(conversation, this.context.extensionUri, this.actionsFor(conversation), carried));
   }
 
-  private openInView(conversation: FolderConversation, carried?: CarriedState): PanelHost | undefined {
+  private openInView(conversation: FolderConversation, carried?: CarriedState): PanelHost<FolderConversation> | undefined {
     const surface = this.view.current;
     if (!surface) {
       // VS Code resolves the view when it is shown: onViewResolved() puts the conversation there.
@@ -182,7 +182,7 @@ export class Conversations implements vscode.Disposable {
     return host;
   }
 
-  private showInView(surface: Surface, conversation: FolderConversation, carried?: CarriedState): PanelHost {
+  private showInView(surface: Surface, conversation: FolderConversation, carried?: CarriedState): PanelHost<FolderConversation> {
     const shown = this.viewConversation();
     if (shown) {
       // The view shows one folder at a time: the other folder's draft and scroll wait for its return.
@@ -225,7 +225,7 @@ export class Conversations implements vscode.Disposable {
     if (vscode.workspace.isTrusted && !this.firstRun.needsAgent) void conversation.ensureAgent();
   }
 
-  private adopt(host: PanelHost): PanelHost {
+  private adopt(host: PanelHost<FolderConversation>): PanelHost<FolderConversation> {
     const conversation = host.conversation;
     this.lastFolder = conversation.key;
     this.panels.set(conversation.key, host);

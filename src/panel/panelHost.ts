@@ -1,11 +1,10 @@
 // The agent panel: one folder's conversation in a webview, an editor tab or the Reins view
 // (surface.ts: this file does not care which). It builds the HTML (strict CSP, a nonce for our
 // one script, local resources only), waits for the webview's `ready` before posting, batches
-// streamed text, and turns webview messages into calls on the FolderConversation. Closing the panel
+// streamed text, and turns webview messages into calls on the PanelConversation. Closing the panel
 // while a turn runs is an exit path: it stops the turn. Moving it (tab ⇄ view) is not.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { FolderConversation } from '../conversation/folderConversation';
 import { whenBusySetting } from '../config';
 import type { TranscriptOp } from '../runtime/transcript';
 import { assertNever, type CarriedState, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
@@ -14,12 +13,13 @@ import { Outbox } from './outbox';
 import { editorSurface, type Surface } from './surface';
 import { handleEditorRequest } from './panelRequests';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
+import type { PanelConversation } from './panelConversation';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
 /** This extension host's id: a webview that saw a queue under another (a reload took it) gives that text back. */
 const HOST_ID = randomBytes(8).toString('hex');
 
-export class PanelHost implements vscode.Disposable {
+export class PanelHost<C extends PanelConversation = PanelConversation> implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
   /** Batches and snapshots what is posted (see outbox.ts). */
@@ -32,12 +32,12 @@ export class PanelHost implements vscode.Disposable {
   private panelGone = false;
 
   /** A new editor tab. `carried`: the draft and scroll position of the place it moved from. */
-  static create(
-    conversation: FolderConversation,
+  static create<C extends PanelConversation>(
+    conversation: C,
     extensionUri: vscode.Uri,
     runAction: (action: PanelAction, arg?: string) => void,
     carried?: CarriedState,
-  ): PanelHost {
+  ): PanelHost<C> {
     const panel = vscode.window.createWebviewPanel(
       PANEL_VIEW_TYPE,
       panelTitle(conversation),
@@ -58,25 +58,25 @@ export class PanelHost implements vscode.Disposable {
    * are set again and it gets a fresh document; the webview's own state (draft, scroll
    * position) comes back with it, the transcript with the next snapshot.
    */
-  static revive(
+  static revive<C extends PanelConversation>(
     panel: vscode.WebviewPanel,
-    conversation: FolderConversation,
+    conversation: C,
     extensionUri: vscode.Uri,
     runAction: (action: PanelAction, arg?: string) => void,
-  ): PanelHost {
+  ): PanelHost<C> {
     panel.webview.options = webviewOptions(extensionUri);
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.svg');
     return new PanelHost(editorSurface(panel), conversation, extensionUri, runAction);
   }
 
   /** The Reins view (viewProvider.ts), given this folder's conversation. */
-  static inView(
+  static inView<C extends PanelConversation>(
     surface: Surface,
-    conversation: FolderConversation,
+    conversation: C,
     extensionUri: vscode.Uri,
     runAction: (action: PanelAction, arg?: string) => void,
     carried?: CarriedState,
-  ): PanelHost {
+  ): PanelHost<C> {
     surface.webview.options = webviewOptions(extensionUri);
     return new PanelHost(surface, conversation, extensionUri, runAction, carried);
   }
@@ -86,7 +86,7 @@ export class PanelHost implements vscode.Disposable {
 
   private constructor(
     readonly surface: Surface,
-    readonly conversation: FolderConversation,
+    readonly conversation: C,
     extensionUri: vscode.Uri,
     private readonly runAction: (action: PanelAction, arg?: string) => void,
     /** Given to the first snapshot: the new document takes the draft and scroll of the old place. */
@@ -263,7 +263,7 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
 }
 
-function panelTitle(conversation: FolderConversation): string {
+function panelTitle(conversation: PanelConversation): string {
   const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
   // The session's title, once the agent gave one (session_info_update).
   const title = conversation.runtime?.phase === 'ready' ? conversation.runtime.sessionConfig?.sessionTitle : undefined;

@@ -2,18 +2,18 @@
 // on a tool card, a location clicked, the composer's `@` file search. Failures are logged and
 // said where the user can act; a search that fails answers no files.
 import * as vscode from 'vscode';
-import type { FolderConversation } from '../conversation/folderConversation';
+import type { PanelConversation } from './panelConversation';
 import type { HostToWebview, WebviewToHost } from '../shared/messages';
 import { openLocation, openToolDiff } from '../editor/editorLinks';
 import { FileSearch } from '../editor/fileSearch';
 
 export type EditorRequest = Extract<WebviewToHost, { type: 'openDiff' | 'openLocation' | 'searchFiles' }>;
 
-const searches = new WeakMap<FolderConversation, FileSearch>();
+const searches = new WeakMap<PanelConversation, FileSearch>();
 
 export function handleEditorRequest(
   m: EditorRequest,
-  conversation: FolderConversation,
+  conversation: PanelConversation,
   reply: (message: HostToWebview) => void,
   log: vscode.LogOutputChannel,
 ): void {
