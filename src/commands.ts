@@ -1,4 +1,4 @@
-// Command ids → calls on the active folder's session, and the context keys that hide the
+// Command ids → calls on the active folder's conversation, and the context keys that hide the
 // commands that have nothing to act on. The commands are also an API: `reins.sendPrompt`
 // resolves with the turn's result, `reins.stop` with the stop's outcome (see the README).
 import * as vscode from 'vscode';
@@ -16,7 +16,7 @@ function folderOf(arg: unknown): vscode.WorkspaceFolder | undefined {
 }
 
 export function registerCommands(reins: Conversations): vscode.Disposable[] {
-  const session = () => reins.conversation();
+  const conversation = () => reins.conversation();
   return [
     vscode.commands.registerCommand('reins.openPanel', async (folder?: unknown) => {
       const s = reins.conversation(folderOf(folder));
@@ -28,11 +28,11 @@ export function registerCommands(reins: Conversations): vscode.Disposable[] {
     }),
     // The conversation between the Reins view and an editor tab (view and editor title actions).
     vscode.commands.registerCommand('reins.moveToEditor', () => {
-      const s = reins.viewConversation() ?? session();
+      const s = reins.viewConversation() ?? conversation();
       if (s) reins.move(s, 'editor');
     }),
     vscode.commands.registerCommand('reins.moveToSideBar', () => {
-      const s = session();
+      const s = conversation();
       if (s) reins.move(s, 'view');
     }),
     vscode.commands.registerCommand('reins.sendPrompt', async (text?: unknown, options?: SendOptions): Promise<SendResult> => {
@@ -69,13 +69,13 @@ export function registerCommands(reins: Conversations): vscode.Disposable[] {
       return s.undoTurn();
     }),
     vscode.commands.registerCommand('reins.newSession', async () => {
-      const s = session();
+      const s = conversation();
       if (!s) return false;
       if (!reins.hasPanel(s)) reins.openPanel(s.folder);
       return s.newSession();
     }),
     vscode.commands.registerCommand('reins.selectAgent', async (name?: unknown) => {
-      const s = session();
+      const s = conversation();
       if (!s) return false;
       let chosen = typeof name === 'string' ? name : undefined;
       if (chosen === undefined) {
@@ -88,7 +88,7 @@ export function registerCommands(reins: Conversations): vscode.Disposable[] {
       return s.replaceAgent(chosen, 'switch');
     }),
     vscode.commands.registerCommand('reins.restartAgent', async () => {
-      const s = session();
+      const s = conversation();
       if (!s) return false;
       return s.replaceAgent(undefined, 'restart');
     }),
@@ -100,7 +100,7 @@ export function registerCommands(reins: Conversations): vscode.Disposable[] {
 
 const contextValues = new Map<string, unknown>();
 
-/** Keep the `when` clauses true to the active session's state (setting only what changed). */
+/** Keep the `when` clauses true to the active conversation's state (setting only what changed). */
 export function updateContextKeys(reins: Conversations): void {
   const s = reins.activeConversation();
   const status = s?.status();

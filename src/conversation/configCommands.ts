@@ -11,7 +11,7 @@ import type { SetConfigResult } from '../runtime/sessionControls';
 
 export type { SetConfigResult };
 
-/** A folder argument (a Uri or its string form) → its session; none: the folder you work in. */
+/** A folder argument (a Uri or its string form) → its conversation; none: the folder you work in. */
 function conversationFor(reins: Conversations, folder: unknown): FolderConversation | undefined {
   const uri = folder instanceof vscode.Uri ? folder : typeof folder === 'string' ? vscode.Uri.parse(folder) : undefined;
   return reins.conversation(uri && vscode.workspace.getWorkspaceFolder(uri));

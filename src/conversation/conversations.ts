@@ -50,7 +50,7 @@ export class Conversations implements vscode.Disposable {
   readonly view = new ReinsViewProvider((surface, state) => this.onViewResolved(surface, state));
   private readonly disposables: vscode.Disposable[] = [];
   private readonly _onDidChange = new vscode.EventEmitter<void>();
-  /** Any session's status changed (status bar and context keys listen). */
+  /** Any conversation's status changed (status bar and context keys listen). */
   readonly onDidChange = this._onDidChange.event;
   /** What is said with no conversation to say it in (no folder open): a notification (answers.ts). */
   private readonly windowAnswers = new Answers({ inSight: () => false, notify: notification, act: (a) => this.runWindowAction(a.action) });
@@ -72,7 +72,7 @@ export class Conversations implements vscode.Disposable {
     );
   }
 
-  /** The session for `folder`, or for the folder the user works in now. */
+  /** The conversation for `folder`, or for the folder the user works in now. */
   conversation(folder?: vscode.WorkspaceFolder): FolderConversation | undefined {
     const target = folder ?? this.currentFolder();
     if (!target) return undefined;
@@ -89,7 +89,7 @@ export class Conversations implements vscode.Disposable {
     return conversation;
   }
 
-  /** The existing session the commands act on, without creating one. */
+  /** The existing conversation the commands act on, without creating one. */
   activeConversation(): FolderConversation | undefined {
     const folder = this.currentFolder();
     return folder ? this.conversations.get(folder.uri.toString()) : undefined;
@@ -102,8 +102,8 @@ export class Conversations implements vscode.Disposable {
   /**
    * Shows the folder's conversation where it is, else where `reins.openIn` says. `restored`: a
    * tab VS Code brought back after a window reload (conversation/panelSerializer.ts) to adopt. Returns
-   * undefined without a folder, or while the view is still being resolved (the session starts
-   * the same: use `session()`).
+   * undefined without a folder, or while the view is still being resolved (the conversation starts
+   * the same: use `conversation()`).
    */
   openPanel(folder?: vscode.WorkspaceFolder, restored?: vscode.WebviewPanel): PanelHost<FolderConversation> | undefined {
     const conversation = this.conversation(folder);

@@ -1,5 +1,5 @@
 // The status bar item: idle, running, stopping, stop unverified. Derived from the active
-// folder's session each time something changes; clicking runs what helps in that state.
+// folder's conversation each time something changes; clicking runs what helps in that state.
 //
 // One clear busy state (issue 10): while the conversation is in sight, its panel is where the
 // eye is (Send has become Stop, one line says what is happening), so the item does not say
