@@ -3,9 +3,8 @@
 // so that the API is read in one place.
 import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './runtime/knownAgents';
-import type { PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
+import type { PanelStatus, PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
 import type { LeftoverCheck, StopReport } from './runtime/stopReport';
-import type { Evidence, StopCause, TurnResult } from './runtime/turnMachine';
 
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult = (
@@ -90,71 +89,6 @@ export interface SendOptions {
   folder?: unknown;
 }
 
-export function toSendResult(result: TurnResult): SendResult {
-  switch (result.kind) {
-    case 'completed':
-      return { status: 'completed', stopReason: result.stopReason };
-    case 'stopped':
-      return { status: 'stopped', outcome: result.stop.outcome ?? 'aborted', cause: result.stop.cause };
-    case 'not-sent':
-      return { status: 'not-sent', reason: result.why };
-    case 'failed':
-      return { status: 'failed', error: result.error };
-  }
-}
-
-/** The evidence as the API has always said it (the log's line says it more briefly). */
-function apiEvidence(e: Evidence | undefined): string | undefined {
-  if (!e) return undefined;
-  switch (e.kind) {
-    case 'answered':
-      return `answered ${e.stopReason}`;
-    case 'error':
-      return `error: ${e.message}`;
-    case 'exited':
-      return `exited: ${e.detail}`;
-    case 'idle-signal':
-      return 'idle signal';
-  }
-}
-
-export function toStopResult(r: StopReport): StopResult {
-  return {
-    outcome: r.outcome ?? 'abort-unverified',
-    cause: r.cause,
-    turnId: r.turnId,
-    evidence: apiEvidence(r.evidence),
-    cancelsSent: r.cancelsSent,
-    settledAfterMs: r.settledAt !== undefined ? r.settledAt - r.requestedAt : undefined,
-    leftovers: r.leftovers.map((p) => ({ pid: p.pid, command: p.command })),
-    leftoverCheck: r.leftoverCheck,
-  };
-}
-
-/** `reins.stop` where no agent runs. */
-export function nothingToStop(cause: string): StopResult {
-  return { outcome: 'completed', cause, turnId: 0, evidence: 'no agent running', cancelsSent: 0, leftovers: [], leftoverCheck: 'none' };
-}
-
-/** What `reins.stop` needs of an agent's runtime. */
-export interface Stoppable {
-  stop(cause: StopCause, budgetMs?: number): Promise<StopReport>;
-  readonly lastStopReport: StopReport | undefined;
-}
-
-/**
- * `reins.stop`: resolves with the outcome as soon as it is known (as fast as the gate). The
- * leftover check goes on after it: its result comes through onDidFindLeftovers, the log, and
- * `previous` of a later call that finds nothing running.
- */
-export async function stopCommand(rt: Stoppable, cause: StopCause, budgetMs?: number): Promise<StopResult> {
-  const report = await rt.stop(cause, budgetMs);
-  const result = toStopResult(report);
-  const previous = rt.lastStopReport;
-  if (report.noop && previous) result.previous = toStopResult(previous);
-  return result;
-}
-
 /** What `activate` returns: a read-only view for other extensions and the integration tests. */
 export interface ReinsApi {
   state(folder?: vscode.Uri): ReinsState | undefined;
@@ -192,6 +126,45 @@ export interface ReinsState {
   session?: SessionView;
   /** The conversation is on screen (its tab or the Reins view visible): Reins answers there, not in a notification. */
   inSight: boolean;
+}
+
+/** What the public API reads of one folder's conversation (FolderConversation has it). */
+export interface ApiConversation {
+  readonly agentName: string;
+  readonly runtime:
+    | {
+        readonly phase: string;
+        readonly sessionId: string | undefined;
+        readonly pid: number | undefined;
+        readonly lastStopReport: StopReport | undefined;
+        readonly sent: { prompts: number; cancels: number };
+      }
+    | undefined;
+  readonly transcript: { readonly entries: TranscriptEntry[] };
+  readonly input: { readonly last: string | undefined };
+  status(): PanelStatus;
+}
+
+/** `ReinsApi.state`: a snapshot of one folder's conversation, as plain data. */
+/** `inSight`: whether the conversation is on screen (the window's conversations know). */
+export function apiState(c: ApiConversation, inSight: boolean): ReinsState {
+  const status = c.status();
+  return {
+    agent: c.agentName,
+    agentPhase: c.runtime?.phase,
+    turn: status.turn,
+    sessionId: c.runtime?.sessionId,
+    pid: c.runtime?.pid,
+    canSend: status.canSend,
+    canStop: status.canStop,
+    transcript: c.transcript.entries,
+    lastStop: c.runtime?.lastStopReport,
+    lastRestoredInput: c.input.last,
+    queued: status.queued,
+    sent: { ...(c.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
+    session: status.session,
+    inSight,
+  };
 }
 
 /** What `reins.undoTurn` resolves with (turnUndo.ts). */

@@ -3,7 +3,8 @@
 // resolves with the turn's result, `reins.stop` with the stop's outcome (see the README).
 import * as vscode from 'vscode';
 import { pickAgent } from './agents/picker';
-import { nothingToStop, whenBusyOf, type SendOptions, type SendResult, type StopResult, type UndoResult } from './api';
+import { whenBusyOf, type SendOptions, type SendResult, type StopResult, type UndoResult } from './api';
+import { nothingToStop } from './conversation/results';
 import { parsePromptArgument } from './acp/promptContent';
 import { registerConfigCommands } from './conversation/configCommands';
 import { WELCOME_VIEW_ID } from './conversation/firstRun';

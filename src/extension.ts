@@ -6,7 +6,7 @@ import { AgentRecords, endAgentsLeftBehind } from './acp/agentRecords';
 import { configureLifeline } from './acp/lifeline';
 import { registerSignInCommands } from './conversation/signInCommands';
 import { registerCommands, updateContextKeys } from './commands';
-import type { ReinsApi } from './api';
+import { apiState, type ReinsApi } from './api';
 import { extensionVersion, watchSettings } from './config';
 import { registerFirstRun } from './conversation/firstRunCommands';
 import { createLog, logError } from './ui/log';
@@ -82,25 +82,9 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
         return sessionOf(folder)?.runtime?.respondPermission(requestId, optionId) ?? false;
       },
       state(folder) {
-        const s = sessionOf(folder);
-        if (!s) return undefined;
-        const status = s.status();
-        return {
-          agent: s.agentName,
-          agentPhase: s.runtime?.phase,
-          turn: status.turn,
-          sessionId: s.runtime?.sessionId,
-          pid: s.runtime?.pid,
-          canSend: status.canSend,
-          canStop: status.canStop,
-          transcript: s.transcript.entries,
-          lastStop: s.runtime?.lastStopReport,
-          lastRestoredInput: s.input.last,
-          queued: status.queued,
-          sent: { ...(s.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
-          session: status.session,
-          inSight: r.isInSight(s),
-        };
+        const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
+        const c = wf ? r.conversation(wf) : r.activeConversation();
+        return c && apiState(c, r.isInSight(c));
       },
     };
   } catch (error) {

@@ -28,7 +28,8 @@ import type { NoticeAction, NoticeLevel, PanelStatus } from '../shared/messages'
 import { InputReturn } from '../panel/inputReturn';
 import { fileMatch } from '../editor/fileSearch';
 import { notAdmittedText, stopForPrompt, UNTRUSTED_TEXT } from '../admission/promptRefusal';
-import { nothingToStop, stopCommand, toSendResult, toStopResult, type SendResult, type StopResult, type UndoResult, type WhenBusy } from '../api';
+import type { SendResult, StopResult, UndoResult, WhenBusy } from '../api';
+import { nothingToStop, stopCommand, toSendResult, toStopResult } from './results';
 import { outOfStepText } from './userText';
 import { noticeNotReplaced, UNVERIFIED_ACTIONS } from './agentNotices';
 

@@ -1,11 +1,12 @@
-// `reins.stop` (api.ts `stopCommand`) against the scripted agent: it resolves with the outcome
+// `reins.stop` (conversation/results.ts `stopCommand`) against the scripted agent: it resolves with the outcome
 // as soon as the outcome is known, while the leftover check's process listing is still running
 // (here held back on purpose); the leftovers come after it, and a prompt still waits for the listing.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { stopCommand, type StopResult } from '../../src/api';
+import type { StopResult } from '../../src/api';
+import { stopCommand } from '../../src/conversation/results';
 import { listProcesses } from '../../src/acp/processTree';
 import { AgentRuntime, defaultRuntimeSettings, type StopReport } from '../../src/runtime/agentRuntime';
 import { Deferred } from '../../src/util/deferred';

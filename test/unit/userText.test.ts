@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { toSendResult, toStopResult } from '../../src/api';
+import { toSendResult, toStopResult } from '../../src/conversation/results';
 import type { StopReport } from '../../src/runtime/stopReport';
 import { endLeftoversLabel, exitCleanupText, leftoverHead, stopCauseText, stopNotice } from '../../src/conversation/userText';
 import { nth } from '../support/helpers';
