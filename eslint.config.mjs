@@ -161,14 +161,14 @@ export default defineConfig(
       ...PURE_FILES,
     ],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: VSCODE_IN_CORE }] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: VSCODE_IN_CORE }] }],
     },
   },
   {
     // The webview is a browser page: it shares only the message types with the extension.
     files: ['media/webview/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [{ name: 'vscode', message: 'The webview runs in a browser page: no vscode module there.' }],
