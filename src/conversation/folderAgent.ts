@@ -37,7 +37,7 @@ export interface FolderAgentHost {
   readonly transcript: Transcript;
   readonly admission: FolderAdmission<AgentRuntime>;
   /** The gate compares folders by path (nested folders share one checkout). */
-  readonly gatePath: string;
+  readonly admissionPath: string;
   readonly checkoutAdmission: CheckoutAdmission | undefined;
   readonly keeper: SessionKeeper;
   readonly undo: TurnUndo;
@@ -148,7 +148,7 @@ export class FolderAgent implements vscode.Disposable {
 
   private wire(rt: AgentRuntime): void {
     const d = this.perRuntime;
-    d.add(this.host.admission.register(this.host.gatePath, rt));
+    d.add(this.host.admission.register(this.host.admissionPath, rt));
     if (this.host.checkoutAdmission) d.add(this.host.checkoutAdmission.follow(rt));
     d.add(this.host.keeper.attach(rt));
     d.add(rt.onDidChangeState(() => this.host.changed()));

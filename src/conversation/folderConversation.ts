@@ -98,7 +98,7 @@ export class FolderConversation implements vscode.Disposable {
       extension,
       log,
       admission,
-      gatePath: this.admissionPath,
+      admissionPath: this.admissionPath,
       transcript: this.transcript,
       checkoutAdmission: this.checkoutAdmission,
       keeper: this.keeper,
