@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
         }
       }
     });
-    const sessionOf = (folder: vscode.Uri | undefined) => {
+    const conversationOf = (folder: vscode.Uri | undefined) => {
       const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
       return wf ? r.conversation(wf) : r.activeConversation();
     };
@@ -79,11 +79,10 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
       onDidFindLeftovers: onDidFindLeftovers.event,
       revivePanel: (panel, state) => revivePanel(created, panel, state),
       answerPermission(requestId, optionId, folder) {
-        return sessionOf(folder)?.runtime?.respondPermission(requestId, optionId) ?? false;
+        return conversationOf(folder)?.runtime?.respondPermission(requestId, optionId) ?? false;
       },
       state(folder) {
-        const wf = folder ? vscode.workspace.getWorkspaceFolder(folder) : undefined;
-        const c = wf ? r.conversation(wf) : r.activeConversation();
+        const c = conversationOf(folder);
         return c && apiState(c, r.isInSight(c));
       },
     };
