@@ -31,7 +31,10 @@ export interface BusyNote {
   fallbackReason?: string;
 }
 
-/** `reins.sendPrompt`'s first argument, besides a plain string: file URIs attached (acp/promptContent.ts). */
+/**
+ * `reins.sendPrompt`'s first argument, besides a plain string: file URIs attached (acp/promptContent.ts).
+ * @public the command API's argument type, for callers of the extension's commands
+ */
 export type { PromptInput } from './acp/promptContent';
 /** What `reins.setConfigOption(configId, value)` resolves with (runtime/sessionControls.ts). */
 export type { SetConfigResult } from './runtime/sessionControls';

@@ -9,11 +9,11 @@ type PermissionEntry = Extract<TranscriptEntry, { kind: 'permission' }>;
 export type PillTone = ToolStatus | 'rejected' | 'waiting';
 
 /** The option the answer names (the host's `resolved` is the option's name). */
-export function answeredOption(req: PermissionEntry, chosenId?: string): PermissionOptionView | undefined {
+function answeredOption(req: PermissionEntry, chosenId?: string): PermissionOptionView | undefined {
   return req.options.find((o) => (chosenId !== undefined ? o.optionId === chosenId : o.name === req.resolved));
 }
 
-export function isRejection(option: PermissionOptionView | undefined): boolean {
+function isRejection(option: PermissionOptionView | undefined): boolean {
   return option?.kind === 'reject_once' || option?.kind === 'reject_always';
 }
 

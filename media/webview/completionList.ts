@@ -109,6 +109,6 @@ export function completionList<T>(input: HTMLTextAreaElement, options: Completio
 }
 
 /** The row after `active` (step 1) or before it (step -1) in a list of `count`, wrapping. */
-export function stepIndex(active: number, step: 1 | -1, count: number): number {
+function stepIndex(active: number, step: 1 | -1, count: number): number {
   return (active + step + count) % count;
 }

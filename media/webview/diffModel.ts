@@ -3,7 +3,7 @@
 // lines"). Pure (jsdiff does the diffing), so that the rows are tested without a DOM.
 import { diffLines } from 'diff';
 
-export type DiffRow = { kind: 'add' | 'del' | 'same'; text: string; oldLine?: number; newLine?: number } | { kind: 'fold'; count: number };
+type DiffRow = { kind: 'add' | 'del' | 'same'; text: string; oldLine?: number; newLine?: number } | { kind: 'fold'; count: number };
 
 export interface InlineDiff {
   rows: DiffRow[];

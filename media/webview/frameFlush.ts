@@ -16,7 +16,7 @@ export interface FrameClock {
 /** The hidden webview's pace: a text lands within a quarter of a second. */
 export const HIDDEN_FLUSH_MS = 250;
 
-export const browserClock: FrameClock = {
+const browserClock: FrameClock = {
   requestFrame: (run) => requestAnimationFrame(run),
   cancelFrame: (id) => cancelAnimationFrame(id),
   setTimer: (run, ms) => setTimeout(run, ms),

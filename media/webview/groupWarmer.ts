@@ -18,7 +18,7 @@
 // The queue is pure but for the scheduler and the work, so its rules are tested as a table.
 
 /** A scroller whose content fits: a plain box (markdown.css). */
-export const FITS = 'fits';
+const FITS = 'fits';
 
 /**
  * A User Timing mark present while every closed group is readied: set when the queue empties,
@@ -33,7 +33,7 @@ export interface ReadySignal {
   drained(): void;
 }
 
-export const markSignal: ReadySignal = {
+const markSignal: ReadySignal = {
   busy: () => performance.clearMarks(READIED_MARK),
   drained: () => performance.mark(READIED_MARK),
 };
@@ -47,7 +47,7 @@ export interface IdleScheduler {
   cancel(handle: unknown): void;
 }
 
-export const browserIdle: IdleScheduler = {
+const browserIdle: IdleScheduler = {
   // The timeout: a panel that is never idle (an agent streaming for minutes) still gets its
   // groups readied, one every 2 s at most.
   request: (run) => window.requestIdleCallback(() => run(), { timeout: 2_000 }),

@@ -66,7 +66,7 @@ for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(
  * Larger blocks stay plain: highlighting is linear but not free, and one huge block must not
  * hold the webview's frame for long. A copy button still serves them.
  */
-export const MAX_HIGHLIGHT_CHARS = 100_000;
+const MAX_HIGHLIGHT_CHARS = 100_000;
 
 /**
  * Code as highlighted HTML (highlight.js escapes the text; its spans carry only `hljs-*`

@@ -206,7 +206,7 @@ interface Block {
 }
 
 /** The top-level blocks of a parse: where each starts, by token and by line. */
-export function topLevelBlocks(tokens: Token[]): Block[] {
+function topLevelBlocks(tokens: Token[]): Block[] {
   const blocks: Block[] = [];
   tokens.forEach((token, index) => {
     if (token.level === 0 && token.nesting !== -1 && token.map) blocks.push({ token: index, line: token.map[0], endLine: token.map[1] });

@@ -3,7 +3,7 @@
 // draft that was being typed comes back. Pure: the composer hands it the box's text and caret.
 
 /** Prompts kept (in the webview's state, so they survive the panel being hidden). */
-export const MAX_HISTORY = 100;
+const MAX_HISTORY = 100;
 
 export class PromptHistory {
   /** Oldest first. */

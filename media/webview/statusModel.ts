@@ -4,7 +4,7 @@ import type { PanelStatus, PanelWhenBusy, PermissionOptionView, PlanItem, ToolSt
 import { revealInvisibleText } from '../../src/shared/invisibleChars';
 import { CHOICE_LABEL } from './busyModel';
 
-export type StatusTone = 'ok' | 'busy' | 'attention' | 'warning' | 'error' | 'muted';
+type StatusTone = 'ok' | 'busy' | 'attention' | 'warning' | 'error' | 'muted';
 
 export interface StatusLine {
   /** Short phase name; it goes to the screen-reader live region, which must not chatter. */

@@ -45,7 +45,7 @@ export interface ProcessProbe {
   startTimeOf(pid: number): string | undefined;
 }
 
-export const systemProbe: ProcessProbe = { hostname: hostname(), startTimeOf };
+const systemProbe: ProcessProbe = { hostname: hostname(), startTimeOf };
 
 export function judge(record: AgentRecord, probe: ProcessProbe): Verdict {
   if (record.hostname !== probe.hostname) return 'other-machine';
@@ -176,7 +176,7 @@ export async function endAgentsLeftBehind(records: AgentRecords, log: Logger, op
   return ended;
 }
 
-export function describeEnded(report: TreeEndReport): string {
+function describeEnded(report: TreeEndReport): string {
   const list = (ps: ProcessInfo[]) => ps.map((p) => `${p.pid} ${p.command}`).join('; ');
   return (
     (report.ended.length ? `; also ended: ${list(report.ended)}` : '') +

@@ -12,9 +12,9 @@
 // spec allows.
 import { ResponseError, type CancellationToken, type DataCallback, type Disposable, type Message, type MessageReader } from 'vscode-jsonrpc/node';
 
-export const ACP_CANCEL_REQUEST = '$/cancel_request';
+const ACP_CANCEL_REQUEST = '$/cancel_request';
 /** ACP's "Request cancelled" (error.mdx); vscode-jsonrpc's ErrorCodes has no name for it. */
-export const REQUEST_CANCELLED = -32800;
+const REQUEST_CANCELLED = -32800;
 const LSP_CANCEL_REQUEST = '$/cancelRequest';
 
 /** `reader`, with ACP's `$/cancel_request` handed on as the `$/cancelRequest` the library knows. */

@@ -5,7 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc/node';
 
 /** Lines longer than this close the connection: a runaway agent must not eat the editor's memory. */
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export class LineTooLargeError extends Error {
   constructor(readonly limit: number) {

@@ -172,7 +172,7 @@ export function isAlive(pid: number): boolean {
 // start time. `ps` gives start times to the second; Linux gives them exactly.
 
 /** The fields of /proc/<pid>/stat that identity checks need (Linux). */
-export interface ProcStat {
+interface ProcStat {
   pid: number;
   /** R, S, D, Z (zombie: exited, not yet reaped), T, … */
   state: string;
@@ -185,7 +185,7 @@ export interface ProcStat {
 }
 
 /** The text of /proc/<pid>/stat parsed, or undefined when it is not one. */
-export function parseProcStat(pid: number, text: string): ProcStat | undefined {
+function parseProcStat(pid: number, text: string): ProcStat | undefined {
   // `pid (comm) state ppid pgrp …`: comm may hold spaces and parentheses; parse after the last ')'.
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
@@ -197,7 +197,7 @@ export function parseProcStat(pid: number, text: string): ProcStat | undefined {
 }
 
 /** /proc/<pid>/stat parsed, or undefined (no such process, or not Linux). */
-export function readProcStat(pid: number): ProcStat | undefined {
+function readProcStat(pid: number): ProcStat | undefined {
   if (process.platform !== 'linux') return undefined;
   let text: string;
   try {

@@ -25,7 +25,7 @@ export interface PromptLimits {
   maxImageBytes: number;
 }
 
-export const DEFAULT_PROMPT_LIMITS: PromptLimits = { maxEmbedBytes: 1024 * 1024, maxImageBytes: 5 * 1024 * 1024 };
+const DEFAULT_PROMPT_LIMITS: PromptLimits = { maxEmbedBytes: 1024 * 1024, maxImageBytes: 5 * 1024 * 1024 };
 
 /** The image types ACP agents (and the models behind them) take. */
 const IMAGE_TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };

@@ -13,7 +13,7 @@ export const PROTOCOL_VERSION: ProtocolVersion = 1;
  * offers it: it refuses version 1 with -32022 (Unsupported protocol version) and lists 2 among
  * the versions it supports. Version 1 stays what Reins asks for first.
  */
-export const PROTOCOL_V2: ProtocolVersion = 2;
+const PROTOCOL_V2: ProtocolVersion = 2;
 const UNSUPPORTED_VERSION = -32022;
 
 /** The version to ask for again after `initialize` was refused with `error`, if the agent offers one Reins speaks. */

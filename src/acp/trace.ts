@@ -14,10 +14,6 @@ const PAYLOAD_DEPTH = 16;
 /** Requests remembered for their answer's timing; beyond this the oldest are forgotten. */
 const PENDING_LIMIT = 10_000;
 
-export function shorten(text: string, limit = PAYLOAD_LIMIT): string {
-  return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
-}
-
 /**
  * Lists of `{ name, value }` under these keys hold environment variables and HTTP headers (MCP
  * servers in session/new, terminal/create): tokens and keys. Their values are never traced.

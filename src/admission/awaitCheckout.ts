@@ -3,6 +3,7 @@
 // `keep`, refuses). Another window's turn cannot be stopped from here, so the choice is to wait:
 // the prompt joins the folder's line (admission/checkoutLine.ts) and goes, in the order it was
 // sent, once that window lets go, unless a Stop here ends the wait and gives it back.
+import { droppedText } from './checkoutLine';
 import { askModal } from '../ui/notify';
 import type { WhenBusy } from '../api';
 import type { LockHolder } from './checkoutLock';
@@ -10,7 +11,6 @@ import { CheckoutLine, type LineOutcome } from './checkoutLineController';
 import type { CheckoutAdmission } from './checkoutAdmission';
 import { turnActive, type TurnState } from '../runtime/turnMachine';
 import { joinGivenBack } from '../shared/givenBack';
-import { droppedText } from '../conversation/userText';
 
 /** The checkout is this prompt's (`id`: it came through the line; call `line.ended(id)` when it ends), or why not. */
 export type CheckoutTurn = { go: true; id?: number } | { go: false; reason: string; givenBack: boolean };
@@ -18,7 +18,7 @@ export type CheckoutTurn = { go: true; id?: number } | { go: false; reason: stri
 const other = (h: LockHolder) => `${h.agent} (in another window, on ${h.folder})`;
 
 /** Why a prompt cannot wait for `holder`: its last stop there is not confirmed. */
-export function unverifiedText(holder: LockHolder): string {
+function unverifiedText(holder: LockHolder): string {
   return `${other(holder)} did not confirm that its last turn stopped, so no new turn starts in this checkout. Check again or force stop it in that window.`;
 }
 

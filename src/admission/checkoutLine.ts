@@ -111,3 +111,14 @@ export function lineView(state: LineState): LineView | undefined {
     prompts: state.waiting.map(({ id, text }) => ({ id, text })),
   };
 }
+
+/** What the transcript says when waiting prompts go back to the input box. */
+export function droppedText(prompts: readonly WaitingPrompt[], cause: DropCause, holder: string | undefined): string {
+  const yours =
+    prompts.length === 1
+      ? 'your prompt was not sent; it is back in the input box'
+      : `your ${prompts.length} prompts were not sent; they are back in the input box, in the order you sent them`;
+  if (cause.kind === 'refused') return `${cause.why} Waiting ended: ${yours}.`;
+  const what = holder ? `Stopped waiting for ${holder} in another window` : 'Stopped waiting for the checkout';
+  return `${what}: ${yours}.`;
+}

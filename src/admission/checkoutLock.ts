@@ -55,7 +55,7 @@ export async function checkoutRoot(folder: string): Promise<string> {
 }
 
 /** Where every window of this user keeps the locks. */
-export function defaultLockDir(): string {
+function defaultLockDir(): string {
   const user = typeof process.getuid === 'function' ? String(process.getuid()) : os.userInfo().username;
   return path.join(os.tmpdir(), `reins-${user}`, 'checkout-locks');
 }

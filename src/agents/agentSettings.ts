@@ -21,7 +21,7 @@ export interface WriteOutcome {
   applied: boolean;
 }
 
-export function globalTargetName(remoteName = vscode.env.remoteName): string {
+function globalTargetName(remoteName = vscode.env.remoteName): string {
   return remoteName ? `Remote [${remoteName}] settings` : 'User settings';
 }
 
@@ -68,7 +68,7 @@ export function resolveAgent(extensionPath: string, name?: string): ResolvedAgen
  * The scripted agent in demonstration mode, run by the editor's own Node. In desktop VS Code
  * `process.execPath` is Electron, which behaves as Node only with ELECTRON_RUN_AS_NODE.
  */
-export function demoAgentEntry(extensionPath: string): AgentEntry {
+function demoAgentEntry(extensionPath: string): AgentEntry {
   return {
     command: process.execPath,
     args: [path.join(extensionPath, 'dist', 'scripted-agent.js'), '--demo'],

@@ -51,7 +51,7 @@ export function findAgent(configured: Record<string, ConfiguredEntry>, name: str
 }
 
 /** Whether npx may stand in for an agent that is not installed: a preset's own command only. */
-export function npxFallback(agent: CatalogAgent): string[] | undefined {
+function npxFallback(agent: CatalogAgent): string[] | undefined {
   const p = agent.preset;
   return p?.npx && agent.entry.command === p.command ? p.npx : undefined;
 }

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export type FoundVia = 'as-given' | 'path' | 'login-shell';
+type FoundVia = 'as-given' | 'path' | 'login-shell';
 
 export interface Found {
   /** Absolute path of the executable. */
@@ -18,7 +18,7 @@ export interface Found {
   shell?: string;
 }
 
-export function isExecutableFile(file: string, platform: NodeJS.Platform = process.platform): boolean {
+function isExecutableFile(file: string, platform: NodeJS.Platform = process.platform): boolean {
   try {
     if (!fs.statSync(file).isFile()) return false;
     if (platform !== 'win32') fs.accessSync(file, fs.constants.X_OK);
@@ -29,7 +29,7 @@ export function isExecutableFile(file: string, platform: NodeJS.Platform = proce
 }
 
 /** A name with no directory part is looked up on PATH; anything else is a path. */
-export function isBareName(command: string): boolean {
+function isBareName(command: string): boolean {
   return !/[\\/]/.test(command);
 }
 
@@ -50,7 +50,7 @@ export function findOnPath(command: string, env: NodeJS.ProcessEnv = process.env
 const SAFE_NAME = /^[A-Za-z0-9._+@-]+$/;
 const MARK = '__reins_command__';
 
-export interface LoginShellOptions {
+interface LoginShellOptions {
   shell: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
@@ -63,7 +63,7 @@ export interface LoginShellOptions {
  * Start-up files may print anything, so each answer is read between markers and only an
  * absolute path to an executable counts (an alias or a function does not).
  */
-export function lookUpThroughLoginShell(names: string[], o: LoginShellOptions): Promise<Map<string, string | undefined>> {
+function lookUpThroughLoginShell(names: string[], o: LoginShellOptions): Promise<Map<string, string | undefined>> {
   const asked = names.filter((n) => SAFE_NAME.test(n));
   const answers = new Map<string, string | undefined>(names.map((n) => [n, undefined]));
   if (asked.length === 0) return Promise.resolve(answers);

@@ -28,7 +28,7 @@ const REGISTRY_TTL_MS = 60 * 60_000;
 let registryFailure: { url: string; at: number; why: string } | undefined;
 const FAILURE_TTL_MS = 10 * 60_000;
 
-export function registryUrl(): string {
+function registryUrl(): string {
   const v = vscode.workspace.getConfiguration('reins').get<string>('registryUrl');
   return v === undefined ? DEFAULT_REGISTRY_URL : v.trim();
 }
@@ -38,7 +38,7 @@ export function registryUrl(): string {
  * picker's row says it), or undefined when switched off. `retry`: the user asked again, so an
  * earlier failure is not reused.
  */
-export async function loadRegistry(log: vscode.LogOutputChannel, retry = false): Promise<RegistryState> {
+async function loadRegistry(log: vscode.LogOutputChannel, retry = false): Promise<RegistryState> {
   const url = registryUrl();
   if (!url) return undefined;
   if (registryCache && registryCache.url === url && Date.now() - registryCache.at < REGISTRY_TTL_MS) return { agents: registryCache.parsed.agents };
@@ -155,7 +155,7 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel, s
 }
 
 /** Add a registry agent to reins.agents at the version the index names, then switch to it. */
-export async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutputChannel, say: Say): Promise<string | undefined> {
+async function addFromRegistry(agent: RegistryAgent, log: vscode.LogOutputChannel, say: Say): Promise<string | undefined> {
   const entry = registryEntry(agent);
   if (!entry) {
     say(

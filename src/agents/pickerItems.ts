@@ -26,8 +26,8 @@ export type PickerItem =
 
 /** The demonstration agent's row: what it is, in words a user picks it by. */
 export const DEMO_LABEL = 'Demo (offline, scripted)';
-export const DEMO_DESCRIPTION = 'built in: no model, no account, no install';
-export const DEMO_DETAIL = 'A scripted agent that shows a turn, a tool call, a permission request and a confirmed Stop.';
+const DEMO_DESCRIPTION = 'built in: no model, no account, no install';
+const DEMO_DETAIL = 'A scripted agent that shows a turn, a tool call, a permission request and a confirmed Stop.';
 
 /** What the ACP Registry came to while the picker is open. */
 export type RegistryState =
@@ -98,7 +98,7 @@ export function agentItem(agent: CatalogAgent, a: Availability | undefined, curr
   };
 }
 
-export function registryItem(agent: RegistryAgent): Extract<PickerItem, { kind: 'registry' }> {
+function registryItem(agent: RegistryAgent): Extract<PickerItem, { kind: 'registry' }> {
   const how = agent.launch
     ? `${agent.launch.command} ${agent.launch.args.join(' ')}`
     : agent.archive
@@ -116,12 +116,12 @@ export function registryItem(agent: RegistryAgent): Extract<PickerItem, { kind: 
 }
 
 /** The demonstration agent's row (always offered: trying Reins again needs no agent). */
-export function demoItem(current: string): Extract<PickerItem, { kind: 'agent' }> {
+function demoItem(current: string): Extract<PickerItem, { kind: 'agent' }> {
   return { kind: 'agent', name: DEMO_AGENT, label: DEMO_LABEL, description: DEMO_DESCRIPTION, detail: DEMO_DETAIL, current: current === DEMO_AGENT };
 }
 
 /** The row that says the registry is missing, and why; choosing it asks again. */
-export function registryRetryItem(why: string): Extract<PickerItem, { kind: 'registryRetry' }> {
+function registryRetryItem(why: string): Extract<PickerItem, { kind: 'registryRetry' }> {
   return {
     kind: 'registryRetry',
     label: 'The ACP Registry could not be reached',

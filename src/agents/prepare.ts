@@ -22,7 +22,7 @@ export async function launchFor(
 }
 
 /** The sentence for a command found nowhere, with the install hint when Reins knows one. */
-export function notInstalledText(agentName: string, failure: { message: string; preset?: Preset }): string {
+function notInstalledText(agentName: string, failure: { message: string; preset?: Preset }): string {
   const hint = failure.preset
     ? ` Install it with \`${failure.preset.install}\` (${failure.preset.homepage}), or set its command in reins.agents.`
     : ' Set its command (an absolute path works) in reins.agents.';

@@ -9,7 +9,7 @@
 
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
 
-export type Distribution = 'npx' | 'uvx' | 'binary';
+type Distribution = 'npx' | 'uvx' | 'binary';
 
 export interface RegistryAgent {
   id: string;

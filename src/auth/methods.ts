@@ -9,7 +9,7 @@
 /** JSON-RPC error code of an `auth_required` error (ACP: session/new, session/prompt, …). */
 export const AUTH_REQUIRED = -32000;
 
-export interface EnvVarSpec {
+interface EnvVarSpec {
   name: string;
   label?: string;
   secret: boolean;

@@ -6,10 +6,8 @@ import * as vscode from 'vscode';
 import type { FolderConversation } from './folderConversation';
 import type { Conversations } from './conversations';
 import type { AgentRuntime } from '../runtime/agentRuntime';
-import type { ConfigChoice, SetValue } from '../runtime/sessionConfig';
+import type { ConfigChoice } from '../runtime/sessionConfig';
 import type { SetConfigResult } from '../runtime/sessionControls';
-
-export type { SetConfigResult };
 
 /** A folder argument (a Uri or its string form) → its conversation; none: the folder you work in. */
 function conversationFor(reins: Conversations, folder: unknown): FolderConversation | undefined {
@@ -121,5 +119,3 @@ function report(reins: Conversations, s: FolderConversation | undefined, rt: Age
 function capital(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
-
-export type { SetValue };

@@ -27,7 +27,7 @@ function offered(conversation: FolderConversation, action: PanelAction, arg: str
 }
 
 /** How long deactivation waits for each running turn to confirm its stop before killing. */
-export const DEACTIVATE_BUDGET_MS = 2000;
+const DEACTIVATE_BUDGET_MS = 2000;
 
 /** Where a conversation opens when it is not shown anywhere yet (`reins.openIn`). */
 function openIn(): SurfaceKind {

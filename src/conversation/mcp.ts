@@ -13,7 +13,7 @@ import type { Disposable } from '../util/disposable';
 const shownProblems = new Set<string>();
 const shownSkips = new Set<string>();
 
-export const MCP_SETTING = 'reins.mcpServers';
+const MCP_SETTING = 'reins.mcpServers';
 
 export function mcpServersSetting(log: vscode.LogOutputChannel, say: (level: NoticeLevel, text: string, actions?: NoticeAction[]) => void): McpServer[] {
   const { servers, problems } = parseMcpServers(vscode.workspace.getConfiguration('reins').get<unknown>('mcpServers'));

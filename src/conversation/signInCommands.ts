@@ -6,7 +6,7 @@ import type { Conversations } from './conversations';
 import { agentSecrets } from '../agents/secrets';
 
 /** `reins.signOut`'s argument for every agent. */
-export const ALL_AGENTS = '*';
+const ALL_AGENTS = '*';
 
 export function registerSignInCommands(reins: Conversations, context: vscode.ExtensionContext): vscode.Disposable[] {
   const store = agentSecrets(context);

@@ -2,7 +2,6 @@
 // reports, so that the wording is tested without an editor.
 import type { StopReport } from '../runtime/stopReport';
 import type { ReleaseWhy, StopCause } from '../runtime/turnMachine';
-import type { DropCause, WaitingPrompt } from '../admission/checkoutLine';
 
 /** Why the stop happened, as a parenthesis after "Stopped" (nothing for the user's own Stop). */
 const CAUSE_TEXT: Record<StopCause, string> = {
@@ -22,7 +21,7 @@ export function stopCauseText(cause: StopCause): string {
 }
 
 /** "0.9 s", "8 ms": how long something took, as people say it. */
-export function duration(ms: number): string {
+function duration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
@@ -91,15 +90,4 @@ export function releasedText(count: number, why: ReleaseWhy): string {
 export function quoteLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return `“${flat.length > 200 ? `${flat.slice(0, 200)}…` : flat}”`;
-}
-
-/** What the transcript says when waiting prompts go back to the input box. */
-export function droppedText(prompts: readonly WaitingPrompt[], cause: DropCause, holder: string | undefined): string {
-  const yours =
-    prompts.length === 1
-      ? 'your prompt was not sent; it is back in the input box'
-      : `your ${prompts.length} prompts were not sent; they are back in the input box, in the order you sent them`;
-  if (cause.kind === 'refused') return `${cause.why} Waiting ended: ${yours}.`;
-  const what = holder ? `Stopped waiting for ${holder} in another window` : 'Stopped waiting for the checkout';
-  return `${what}: ${yours}.`;
 }

@@ -28,7 +28,7 @@ export interface AuthOptions {
   loginExitCode?: number;
 }
 
-export const AUTH_REQUIRED: RpcError = { code: -32000, message: 'Authentication required' };
+const AUTH_REQUIRED: RpcError = { code: -32000, message: 'Authentication required' };
 
 /** A hash, so that a test can check the value arrived without the record holding it. */
 export function sha256(text: string): string {

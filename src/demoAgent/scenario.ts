@@ -102,7 +102,7 @@ export interface Behaviour {
 }
 
 /** session/update payloads about a cancelled turn, sent after its answer. */
-export interface AfterCancel {
+interface AfterCancel {
   /** Sent this many ms after the answer (default 0). */
   delayMs?: number;
   updates?: unknown[];
@@ -110,7 +110,7 @@ export interface AfterCancel {
   atNextPrompt?: unknown[];
 }
 
-export interface PermissionStep {
+interface PermissionStep {
   toolCallId: string;
   title: string;
   kind?: string;

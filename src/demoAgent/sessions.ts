@@ -30,7 +30,7 @@ export interface SessionsOptions {
 }
 
 /** ACP's -32002 (as codex-acp answers for a session it does not have). */
-export const RESOURCE_NOT_FOUND = -32002;
+const RESOURCE_NOT_FOUND = -32002;
 
 interface Known {
   sessionId: string;

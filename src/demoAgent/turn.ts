@@ -34,7 +34,7 @@ export interface SessionInfo {
 }
 
 /** Thrown inside a body when an accepted cancel reaches a checkpoint. */
-export class Cancelled extends Error {
+class Cancelled extends Error {
   constructor() {
     super('turn cancelled');
   }

@@ -14,7 +14,7 @@ const SCHEME = 'reins-diff';
 const KEPT = 50;
 
 /** The `reins-diff:` documents: texts by URI, read-only (a content provider has no save). */
-export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+class DiffDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private seq = 0;
   private readonly registration: vscode.Disposable;

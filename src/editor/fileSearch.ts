@@ -34,7 +34,7 @@ export class FileSearch {
 }
 
 /** What the user reads for `uri`: its path relative to `folder`, `/`-separated (else its whole path). */
-export function fileLabel(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string {
+function fileLabel(folder: vscode.WorkspaceFolder, uri: vscode.Uri): string {
   const root = folder.uri.path.replace(/\/$/, '');
   return uri.path.startsWith(`${root}/`) ? uri.path.slice(root.length + 1) : uri.path;
 }

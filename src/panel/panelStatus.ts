@@ -34,7 +34,7 @@ const TURN_PHASE: Record<TurnState['phase'], TurnPhase> = {
   unverified: 'unverified',
 };
 
-export function turnPhase(turn: TurnState): TurnPhase {
+function turnPhase(turn: TurnState): TurnPhase {
   return TURN_PHASE[turn.phase];
 }
 

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { viewSurface, type Surface } from './surface';
 
-export const VIEW_ID = 'reins.view';
+const VIEW_ID = 'reins.view';
 
 export class ReinsViewProvider implements vscode.WebviewViewProvider {
   private surface: Surface | undefined;

@@ -2,8 +2,8 @@
 // `windowMs`, as vscode-languageclient's default error handler does (4 restarts in 3 minutes;
 // the fifth crash in that time asks the user instead). Pure: the clock is handed in.
 
-export const DEFAULT_MAX_RESTARTS = 4;
-export const DEFAULT_RESTART_WINDOW_MS = 3 * 60_000;
+const DEFAULT_MAX_RESTARTS = 4;
+const DEFAULT_RESTART_WINDOW_MS = 3 * 60_000;
 
 export class RestartBudget {
   private times: number[] = [];

@@ -20,7 +20,7 @@ export interface SaveLimits {
   maxEntryChars: number;
 }
 
-export const DEFAULT_SAVE_LIMITS: SaveLimits = { maxEntries: 400, maxChars: 1_000_000, maxEntryChars: 100_000 };
+const DEFAULT_SAVE_LIMITS: SaveLimits = { maxEntries: 400, maxChars: 1_000_000, maxEntryChars: 100_000 };
 
 /** Notice buttons that act on one agent process, or on a checkpoint kept in memory: meaningless after a reload. */
 const PROCESS_ACTIONS = new Set(['checkAgain', 'forceStop', 'endLeftovers', 'undoTurn']);

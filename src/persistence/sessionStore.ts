@@ -30,7 +30,7 @@ interface Stored {
 }
 
 /** Sessions kept per agent and folder; the oldest go first. */
-export const MAX_KNOWN_SESSIONS = 50;
+const MAX_KNOWN_SESSIONS = 50;
 const MAX_TITLE = 200;
 
 export class SessionStore {

@@ -34,7 +34,7 @@ import type { StopCause, TurnResult } from './turnMachine';
 import { oneLine } from '../util/text';
 
 export type { PendingPermission } from './permissions';
-export { formatStopLine, type StopReport } from './stopReport';
+export { type StopReport } from './stopReport';
 export { defaultRuntimeSettings, type RuntimeOptions, type RuntimeSettings } from './runtimeOptions';
 export { StartError } from './handshake';
 

@@ -8,7 +8,7 @@
 // permissions answered before the cancel, goose's busy and idle forms). Rows with `steer` or
 // `outOfStep` carry what Reins does differently for that agent.
 /** How a steer goes on the wire: ACP's `_session/steering` extension, or goose's own (with its run id). */
-export type SteerWire = 'acp' | 'goose';
+type SteerWire = 'acp' | 'goose';
 
 export interface SteerMethod {
   method: string;
@@ -38,7 +38,7 @@ export interface KnownAgent {
   preset?: string;
 }
 
-export const GOOSE_STEER: SteerMethod = { method: '_goose/unstable/session/steer', wire: 'goose' };
+const GOOSE_STEER: SteerMethod = { method: '_goose/unstable/session/steer', wire: 'goose' };
 /** ACP's steering extension, advertised as `_meta.steering.supported` in `initialize`. */
 export const ACP_STEER: SteerMethod = { method: '_session/steering', wire: 'acp' };
 

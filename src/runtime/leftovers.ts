@@ -30,7 +30,7 @@ const PS_SLACK_MS = 1500;
  */
 const startedAfter = (p: ProcessInfo, since: number) => p.startedAt >= since - (p.startedWithinMs ?? PS_SLACK_MS);
 /** How long after the outcome a matching process must still run to count as left over. */
-export const RECHECK_MS = 300;
+const RECHECK_MS = 300;
 
 export interface ToolTrace {
   /** Command lines the agent announced for this tool call. */
@@ -130,7 +130,7 @@ export function findLeftovers(snapshot: ProcessInfo[], q: LeftoverQuery): Proces
  * is below it or in its group. Started during the turn, as any leftover: a terminal whose
  * command exited long ago has a pid that may name another process by now.
  */
-export function terminalTrees(snapshot: ProcessInfo[], roots: number[], since: number): ProcessInfo[] {
+function terminalTrees(snapshot: ProcessInfo[], roots: number[], since: number): ProcessInfo[] {
   const found = new Map<number, ProcessInfo>();
   for (const root of roots) {
     for (const p of [...snapshot.filter((x) => x.pid === root), ...descendantsOf(root, snapshot)]) {

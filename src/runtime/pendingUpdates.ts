@@ -12,7 +12,7 @@ export interface PendingLimits {
   sessions: number;
 }
 
-export const DEFAULT_PENDING_LIMITS: PendingLimits = { perSession: 200, sessions: 4 };
+const DEFAULT_PENDING_LIMITS: PendingLimits = { perSession: 200, sessions: 4 };
 
 export class PendingUpdates {
   private readonly bySession = new Map<string, SessionNotification[]>();

@@ -18,7 +18,7 @@ export interface ListLimits {
   maxSessions: number;
 }
 
-export const DEFAULT_LIST_LIMITS: ListLimits = { maxPages: 50, maxSessions: 1000 };
+const DEFAULT_LIST_LIMITS: ListLimits = { maxPages: 50, maxSessions: 1000 };
 
 export interface ListOutcome {
   sessions: ListedSession[];

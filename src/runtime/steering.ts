@@ -9,7 +9,7 @@ import { ACP_STEER, knownRows, type SteerMethod } from './knownAgents';
 export type { SteerMethod } from './knownAgents';
 
 /** A method name as a user or an agent gives it: goose's family goes goose's way, the rest ACP's. */
-export function steerMethodNamed(method: string): SteerMethod {
+function steerMethodNamed(method: string): SteerMethod {
   return { method, wire: method.startsWith('_goose/') ? 'goose' : 'acp' };
 }
 

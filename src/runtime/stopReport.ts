@@ -2,7 +2,7 @@
 import type { ProcessInfo } from '../acp/processTree';
 import type { StopRecord } from './turnMachine';
 
-export type LeftoverAction = 'ended' | 'left' | 'ask' | 'unsupported';
+type LeftoverAction = 'ended' | 'left' | 'ask' | 'unsupported';
 
 /** Where the leftover check of a stop stands: it runs after the outcome, so a caller may see 'pending'. */
 export type LeftoverCheck = 'pending' | 'done' | 'failed' | 'none';
@@ -27,7 +27,7 @@ export interface ExitCleanup {
   ended: ProcessInfo[];
 }
 
-export function evidenceText(r: StopRecord): string {
+function evidenceText(r: StopRecord): string {
   const e = r.evidence;
   if (!e) return 'none';
   switch (e.kind) {

@@ -7,7 +7,7 @@ import type { ToolDiffView, ToolLocationView } from '../shared/messages';
 /** A side of a diff larger than this is not sent to the panel (the snapshot carries every card). */
 export const MAX_DIFF_TEXT = 256 * 1024;
 /** A card shows at most this many locations (an agent may list every file it searched). */
-export const MAX_LOCATIONS = 50;
+const MAX_LOCATIONS = 50;
 
 export interface ToolCardContent {
   detail?: string;

@@ -29,7 +29,6 @@ import type {
 // The vocabulary lives in turnMachineTypes.ts; importers take it from the machine, its one owner.
 export type {
   StopCause,
-  Outcome,
   Evidence,
   StopRecord,
   TurnResult,

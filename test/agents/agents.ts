@@ -39,12 +39,12 @@ interface Pin {
   version: string;
   bin: string;
 }
-export function pins(): Record<AgentName, Pin> {
+function pins(): Record<AgentName, Pin> {
   return JSON.parse(readFileSync(join(repoRoot(), 'test', 'agents', 'versions.json'), 'utf8'));
 }
 
 /** Same folder naming as install.mjs. */
-export function binPath(name: AgentName): string {
+function binPath(name: AgentName): string {
   const p = pins()[name];
   return join(repoRoot(), '.cache', 'agents', `${p.pkg.replace('/', '+')}@${p.version}`, 'node_modules', '.bin', p.bin);
 }

@@ -16,9 +16,9 @@ import { readChat, readResponses, streamChat, streamResponses } from './wireOpen
 import { geminiUnary, readGemini, streamGemini } from './wireGemini';
 import { anthropicUnary, countTokens, readAnthropic, streamAnthropic } from './wireAnthropic';
 
-export { DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER, type Keyword } from './modelPlan';
+export { DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './modelPlan';
 
-export interface FakeModelRequest {
+interface FakeModelRequest {
   at: number;
   path: string;
   keyword: Keyword;

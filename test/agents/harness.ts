@@ -14,7 +14,7 @@ import { nth, sleep, waitFor } from '../support/helpers';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';
 import { LONG_COMMAND, startFakeModel, type FakeModel } from './fakeModel';
 
-export const ALL_AGENTS: AgentName[] = ['codex', 'opencode', 'gemini', 'claude', 'pi'];
+const ALL_AGENTS: AgentName[] = ['codex', 'opencode', 'gemini', 'claude', 'pi'];
 /** REINS_AGENTS=codex,claude narrows every file to those agents. */
 export function selectedAgents(among: AgentName[] = ALL_AGENTS): AgentName[] {
   const wanted = process.env.REINS_AGENTS?.split(',').map((s) => s.trim());
@@ -22,7 +22,7 @@ export function selectedAgents(among: AgentName[] = ALL_AGENTS): AgentName[] {
 }
 
 export const SETTLE_MS = 10_000;
-export const logDir = join(repoRoot(), '.cache', 'agents', 'logs');
+const logDir = join(repoRoot(), '.cache', 'agents', 'logs');
 
 let modelValue: FakeModel | undefined;
 export function model(): FakeModel {

@@ -67,7 +67,7 @@ const PIECES = [
 ];
 
 /** A small deterministic PRNG (mulberry32). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -91,7 +91,7 @@ export function chunkTexts(n: number, seed = 1): string[] {
   return out;
 }
 
-export const SESSION_ID = 'sess-1';
+const SESSION_ID = 'sess-1';
 
 /** One `session/update` agent_message_chunk notification, as an agent sends it. */
 export function chunkNotification(text: string) {
@@ -100,11 +100,6 @@ export function chunkNotification(text: string) {
     method: 'session/update',
     params: { sessionId: SESSION_ID, update: { sessionUpdate: 'agent_message_chunk' as const, content: { type: 'text' as const, text } } },
   };
-}
-
-/** The bytes an agent writes for `texts`: one JSON line each. */
-export function chunkLines(texts: string[]): Buffer {
-  return Buffer.from(texts.map((t) => JSON.stringify(chunkNotification(t))).join('\n') + '\n', 'utf8');
 }
 
 /** `buf` cut into `size`-byte reads, as a pipe delivers it; and how many cuts split a UTF-8 sequence. */

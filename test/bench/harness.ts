@@ -30,7 +30,7 @@ export function record(row: Row): void {
   if (row.note) console.log(`    ${row.note}`);
 }
 
-export function fmtRatio(r: number | undefined): string {
+function fmtRatio(r: number | undefined): string {
   return r === undefined || !Number.isFinite(r) ? 'n/a' : `${r.toFixed(2)}×`;
 }
 
@@ -51,7 +51,7 @@ export function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
 }
 
-export interface Spread {
+interface Spread {
   median: number;
   p90: number;
   p99: number;
@@ -60,7 +60,7 @@ export interface Spread {
 }
 
 /** The spread of a sample: what a row prints, so one lucky or unlucky run does not decide it. */
-export function spread(xs: number[]): Spread {
+function spread(xs: number[]): Spread {
   return { median: median(xs), p90: percentile(xs, 90), p99: percentile(xs, 99), max: Math.max(...xs), runs: xs.length };
 }
 
@@ -101,10 +101,6 @@ export function gc(): void {
 export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
 
 export const MB = 1024 * 1024;
-
-export function fmtMBps(bytes: number, ms: number): string {
-  return `${(bytes / MB / (ms / 1000)).toFixed(0)} MB/s`;
-}
 
 export function fmtRate(count: number, ms: number, unit: string): string {
   const perSec = count / (ms / 1000);

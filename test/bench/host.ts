@@ -42,7 +42,7 @@ function bareExtension(dir: string, name: string): string {
 }
 
 /** Starts code-server, runs the suite once in a fresh extension host, returns its samples. */
-export async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000): Promise<HostSamples> {
+async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000): Promise<HostSamples> {
   const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as CodeServerLib;
   const suite = path.join(repo, 'out', 'test', 'bench', 'hostSuite.entry.js');
   if (!existsSync(suite)) throw new Error(`${suite} is missing: run \`node scripts/esbuild.mjs --tests\` first`);

@@ -9,20 +9,9 @@ export type Point = 'initialize' | 'session/new' | 'streaming' | 'permission' | 
 export type Exit =
   'Stop' | 'time limit' | 'tool cap' | 'panel closed' | 'send now' | 'new session' | 'switch agent' | 'restart' | 'deactivation' | 'host killed';
 
-export const POINTS: Point[] = ['initialize', 'session/new', 'streaming', 'permission', 'cancel unwind', 'terminal', 'file write'];
-export const FAULTS: Fault[] = ['kill', 'hang'];
-export const EXITS: Exit[] = [
-  'Stop',
-  'time limit',
-  'tool cap',
-  'panel closed',
-  'send now',
-  'new session',
-  'switch agent',
-  'restart',
-  'deactivation',
-  'host killed',
-];
+const POINTS: Point[] = ['initialize', 'session/new', 'streaming', 'permission', 'cancel unwind', 'terminal', 'file write'];
+const FAULTS: Fault[] = ['kill', 'hang'];
+const EXITS: Exit[] = ['Stop', 'time limit', 'tool cap', 'panel closed', 'send now', 'new session', 'switch agent', 'restart', 'deactivation', 'host killed'];
 
 export interface Cell {
   point: Point;

@@ -10,7 +10,7 @@ import type { StopReport } from '../../src/runtime/agentRuntime';
 import { readRecord, type RecordEntry } from '../fixtures/scriptedAgent/records';
 import { nth, waitFor } from '../support/helpers';
 
-export const EXTENSION_ID = 'reins-dev.reins';
+const EXTENSION_ID = 'reins-dev.reins';
 
 export async function api(): Promise<ReinsApi> {
   const ext = vscode.extensions.getExtension<ReinsApi>(EXTENSION_ID);

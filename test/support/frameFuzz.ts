@@ -47,7 +47,7 @@ export const deepJson = (depth: number, open = '[', close = ']') => `${open.repe
 
 const SESSION = '"sessionId":"s-1"';
 /** Valid frames an agent sends: every shape the client handles, and a few it must survive. */
-export const FRAMES: string[] = [
+const FRAMES: string[] = [
   `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}`,
   `{"jsonrpc":"2.0","method":"session/update","params":{${SESSION},"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"héllo — 🐴 ‮evil‬ \\u0000"}}}}`,
   `{"jsonrpc":"2.0","method":"session/update","params":{${SESSION},"update":{"sessionUpdate":"tool_call","toolCallId":"t1","title":"<script>alert(1)</script>","status":"pending"}}}`,

@@ -8,9 +8,9 @@ import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../.
 import type { ProcessInfo } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
 
-export const repo = path.resolve(__dirname, '../../..');
-export const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
-export const scenarios = path.join(repo, 'test', 'fixtures', 'scriptedAgent', 'scenarios');
+const repo = path.resolve(__dirname, '../../..');
+const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
+const scenarios = path.join(repo, 'test', 'fixtures', 'scriptedAgent', 'scenarios');
 
 export interface Started {
   rt: AgentRuntime;

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RpcMessage } from '../fixtures/scriptedAgent/records';
 
-export const ROOT = path.resolve(__dirname, '../../..');
-export const AGENT = path.join(ROOT, 'dist/scripted-agent.js');
+const ROOT = path.resolve(__dirname, '../../..');
+const AGENT = path.join(ROOT, 'dist/scripted-agent.js');
 export const SCENARIOS = path.join(ROOT, 'test/fixtures/scriptedAgent/scenarios');
 
 /** A scripted agent process and a minimal raw client for it. */

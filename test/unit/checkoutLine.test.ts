@@ -2,11 +2,10 @@
 // table (state, event) → (state, effects), then its controller against a lock the test holds
 // and lets go, and the status derived from it (Stop, the context key, the words shown).
 import * as assert from 'node:assert/strict';
-import { emptyLine, lineView, mustJoin, transition, type LineEvent, type LineState } from '../../src/admission/checkoutLine';
+import { droppedText, emptyLine, lineView, mustJoin, transition, type LineEvent, type LineState } from '../../src/admission/checkoutLine';
 import { CheckoutLine, type LineHost, type LineOutcome } from '../../src/admission/checkoutLineController';
 import type { LockHolder, LockAdmission } from '../../src/admission/checkoutLock';
 import { deriveStatus } from '../../src/panel/panelStatus';
-import { droppedText } from '../../src/conversation/userText';
 import { checkoutWaitHead } from '../../media/webview/checkoutWaitList';
 import { busyText, composerState, statusLine } from '../../media/webview/statusModel';
 import type { PanelStatus } from '../../src/shared/messages';

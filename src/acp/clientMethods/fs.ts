@@ -14,8 +14,6 @@ import { hookedFileOptions, type FileLimits, type FileRequestHooks } from './fil
 import { refuse, resolveForRead, resolveForWrite, RESOURCE_NOT_FOUND, type Target } from './workspacePath';
 
 export type { FileLimits, FileWrite, OpenDocuments } from './fileHooks';
-export { sliceLines } from './boundedRead';
-export { isInside, RESOURCE_NOT_FOUND } from './workspacePath';
 
 export interface FileAccess {
   readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
@@ -23,10 +21,10 @@ export interface FileAccess {
 }
 
 const MB = 1024 * 1024;
-export const defaultFileLimits: FileLimits = { maxReadBytes: 16 * MB, maxWriteBytes: 16 * MB };
+const defaultFileLimits: FileLimits = { maxReadBytes: 16 * MB, maxWriteBytes: 16 * MB };
 /** The settings that raise the limits, named in the errors so that the user knows what to change. */
-export const READ_LIMIT_SETTING = 'reins.maxFileReadMegabytes';
-export const WRITE_LIMIT_SETTING = 'reins.maxFileWriteMegabytes';
+const READ_LIMIT_SETTING = 'reins.maxFileReadMegabytes';
+const WRITE_LIMIT_SETTING = 'reins.maxFileWriteMegabytes';
 
 export interface FileAccessOptions extends Partial<FileRequestHooks> {
   /** The current session's id; requests naming another are refused (none yet: all are). */

@@ -66,15 +66,15 @@ export interface TerminalView {
 }
 
 /** Why a terminal request was refused: the error's `data.reason`. */
-export type TerminalRefusal =
+type TerminalRefusal =
   'bad-params' | 'wrong-session' | 'unknown-terminal' | 'not-running-turn' | 'outside-workspace' | 'not-absolute' | 'not-a-directory' | 'command-not-found';
 
 const MB = 1024 * 1024;
 /** Most output kept per terminal, whatever the agent asks: the extension host's memory is shared. */
-export const OUTPUT_CEILING_BYTES = 16 * MB;
+const OUTPUT_CEILING_BYTES = 16 * MB;
 /** The panel gets at most this much of a terminal's output, at most every LIVE_INTERVAL_MS. */
-export const PANEL_TAIL_BYTES = 32 * 1024;
-export const LIVE_INTERVAL_MS = 100;
+const PANEL_TAIL_BYTES = 32 * 1024;
+const LIVE_INTERVAL_MS = 100;
 /** Ids of released or ended terminals remembered, so that a late request gets a precise error. */
 const RETIRED_KEPT = 200;
 
@@ -348,5 +348,3 @@ function spawnRefusal(error: NodeJS.ErrnoException, command: string): ResponseEr
     });
   return new ResponseError(ErrorCodes.InternalError, `terminal/create: could not start ${command}: ${error?.message ?? String(error)}`);
 }
-
-export { describeStatus } from './outputBuffer';
