@@ -36,6 +36,8 @@ export interface FakeModel {
   url: string; // http://127.0.0.1:PORT
   port: number;
   requests: FakeModelRequest[];
+  /** Number tool calls from the start again (call_1, …), as a model that counts per conversation: a restarted agent then reuses the ids it gave before. */
+  restartIds(): void;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,9 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     port,
     url: `http://127.0.0.1:${port}`,
     requests,
+    restartIds: () => {
+      seq = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const r of open) r.destroy(); // STALL replies never end by themselves
