@@ -23,8 +23,9 @@ describe('real agents: a restart mid-conversation', function () {
       this.timeout(180_000);
 
       // Without the fix (cards keyed by the agent's toolCallId, request ids counted per
-      // process, no guard), codex printed: AssertionError: after the restart: the permission's
-      // card (call_1, at 3) is not in its turn (its prompt at 9)
+      // process, no guard), codex printed: AssertionError: after the restart: no permission in
+      // its turn — the new call_1 card and request perm-1 had replaced the first turn's, up in
+      // the transcript (the first card now naming the second turn's file).
       it('the turn after a restart shows its permission in its own card; answered, it ends', async function () {
         const transcript = new Transcript();
         let current: AgentRuntime | undefined;
