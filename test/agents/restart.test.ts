@@ -6,9 +6,9 @@
 // Run: REINS_AGENTS=codex npm run test:agents
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { feedTranscript } from '../../src/session/transcriptFeed';
-import { Transcript } from '../../src/session/transcript';
-import type { AgentRuntime } from '../../src/session/agentRuntime';
+import { feedTranscript } from '../../src/runtime/transcriptFeed';
+import { Transcript } from '../../src/runtime/transcript';
+import type { AgentRuntime } from '../../src/runtime/agentRuntime';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { finish, measured, model, selectedAgents, startAgent, useRealAgents } from './harness';
 
