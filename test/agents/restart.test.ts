@@ -53,7 +53,7 @@ describe('real agents: a restart mid-conversation', function () {
           for (const p of asked) {
             const at = entries.findIndex((e) => e.id === p.toolCallId);
             assert.ok(at > user, `${label}: the permission's card (${p.toolCallId}, at ${at}) is not in its turn (its prompt at ${user})`);
-            assert.equal(entries[at].kind, 'tool');
+            assert.equal(entries[at]?.kind, 'tool');
             assert.ok(p.resolved !== undefined && p.resolved !== 'cancelled', `${label}: answered ${p.resolved}`);
           }
           await finish(`${this.test!.fullTitle()} (${label})`); // as Restart Agent: settled, ended
