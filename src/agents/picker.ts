@@ -94,8 +94,9 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel, s
   const render = () => {
     const activeLabel = qp.activeItems[0]?.label;
     qp.items = toItems(pickerItems(agents, av, current, registry));
-    // Keep the highlighted row when the list grows under the user.
-    const same = activeLabel === undefined ? undefined : qp.items.find((i) => i.label === activeLabel);
+    // Keep the highlighted row when the list grows under the user; at first, the agent that runs now.
+    const same =
+      activeLabel === undefined ? qp.items.find((i) => i.source?.kind === 'agent' && i.source.current) : qp.items.find((i) => i.label === activeLabel);
     if (same) qp.activeItems = [same];
   };
   render();

@@ -131,14 +131,15 @@ function registryRetryItem(why: string): Extract<PickerItem, { kind: 'registryRe
   };
 }
 
-/** Configured agents and presets, the demo, then the registry (its agents, or why it is missing). */
+/** Configured agents, the demo, the presets, then the registry (its agents, or why it is missing). */
 export function pickerItems(agents: CatalogAgent[], av: Map<string, Availability> | undefined, current: string, registry: RegistryState): PickerItem[] {
   const items: PickerItem[] = [];
   const configured = agents.filter((a) => a.configured);
   const presets = agents.filter((a) => !a.configured);
   if (configured.length > 0) items.push({ kind: 'separator', label: 'reins.agents' }, ...configured.map((a) => agentItem(a, av?.get(a.name), current)));
-  if (presets.length > 0) items.push({ kind: 'separator', label: 'Presets' }, ...presets.map((a) => agentItem(a, av?.get(a.name), current)));
+  // Before the seven presets: a quick pick shows about eight rows, and below them the demo was never seen.
   if (!agents.some((a) => a.name === DEMO_AGENT)) items.push({ kind: 'separator', label: 'Built in' }, demoItem(current));
+  if (presets.length > 0) items.push({ kind: 'separator', label: 'Presets' }, ...presets.map((a) => agentItem(a, av?.get(a.name), current)));
   if (registry && 'failed' in registry) items.push({ kind: 'separator', label: 'ACP Registry' }, registryRetryItem(registry.failed));
   else if (registry && registry.agents.length > 0)
     items.push({ kind: 'separator', label: 'ACP Registry: add at its current version' }, ...registry.agents.map(registryItem));

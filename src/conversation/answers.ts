@@ -6,7 +6,7 @@
 // hidden or closed (its notice still waits in the transcript), or there is no conversation at all
 // (no folder open). A decision is neither: it is a modal dialog (notify.ts's askModal).
 // No `vscode` here: the unit tests drive the rule and the class with the real Transcript.
-import type { NoticeAction, NoticeLevel } from '../shared/messages';
+import type { NoticeAction, NoticeLevel, PanelAction, TranscriptEntry } from '../shared/messages';
 import type { Transcript } from '../runtime/transcript';
 import { firstLine } from '../util/text';
 
@@ -66,4 +66,14 @@ export class Answers {
 /** A notification says who speaks ("Reins: …"), once: "Reins needs a folder" is left as it is. */
 function fromReins(text: string): string {
   return /^Reins\b/.test(text) ? text : `Reins: ${text}`;
+}
+
+/**
+ * A notice of the conversation offers `action` with exactly `arg`. The webview's messages are
+ * checked (webviewInput.ts) but its `arg` is its word: an action with an argument runs only when
+ * a notice offered that button, so a webview cannot make *Run Install in Terminal* run another
+ * agent's install command, or sign in with a method no notice offered.
+ */
+export function offersAction(entries: readonly TranscriptEntry[], action: PanelAction, arg: string): boolean {
+  return entries.some((e) => e.kind === 'notice' && e.actions?.some((a) => a.action === action && a.arg === arg) === true);
 }

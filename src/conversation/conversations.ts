@@ -5,7 +5,7 @@
 // shows one folder at a time); `reins.openIn` says where a new one opens, and it can move.
 import * as vscode from 'vscode';
 import { notification } from '../ui/notify';
-import { Answers } from './answers';
+import { Answers, offersAction } from './answers';
 import { installAction, openAgentSettings } from '../agents/prepare';
 import { parallelTurnsPerFolder, runtimeSettings } from '../config';
 import { resolveAgent } from '../agents/agentSettings';
@@ -20,11 +20,6 @@ import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { CarriedState, NoticeAction, NoticeLevel, PanelAction } from '../shared/messages';
 
 export const NEEDS_FOLDER = 'Reins needs a folder: open a folder to talk to an agent about it.';
-
-/** A notice of `session`'s conversation offers `action` with `arg` (see runAction). */
-function offered(conversation: FolderConversation, action: PanelAction, arg: string): boolean {
-  return conversation.transcript.entries.some((e) => e.kind === 'notice' && e.actions?.some((a) => a.action === action && a.arg === arg) === true);
-}
 
 /** How long deactivation waits for each running turn to confirm its stop before killing. */
 const DEACTIVATE_BUDGET_MS = 2000;
@@ -272,7 +267,7 @@ export class Conversations implements vscode.Disposable {
    * (the webview cannot make the install button run another agent's install command).
    */
   private runAction(conversation: FolderConversation, action: PanelAction, arg?: string): void {
-    if (arg !== undefined && !offered(conversation, action, arg)) {
+    if (arg !== undefined && !offersAction(conversation.transcript.entries, action, arg)) {
       this.log.warn(`Panel action ${action} (${arg.slice(0, 100)}) refused: no notice offers it`);
       return;
     }

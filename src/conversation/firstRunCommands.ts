@@ -26,7 +26,7 @@ export function registerFirstRun(reins: Conversations, firstRun: FirstRun): vsco
       return s.agentName === DEMO_AGENT ? (await s.ensureAgent()) !== undefined : s.replaceAgent(DEMO_AGENT, 'switch');
     }),
     // VS Code hides every walkthrough step's picture while its editor is 950 px wide or less: at
-    // 1400 px with the Explorer and the Reins view open it is about 730 px, so a new user saw none.
+    // 1400 px with the Explorer and the Reins view open it is about 750 px, so a new user saw none.
     // The primary side bar makes room (Ctrl+B brings it back); the Reins view stays beside the
     // walkthrough, where its buttons (Try the Demo, Choose an Agent) act.
     vscode.commands.registerCommand(OPEN_WALKTHROUGH, async () => {

@@ -397,7 +397,8 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     const f = frame();
     const picker = page.locator('.quick-input-widget').filter({ visible: true });
     const rows = picker.locator('.quick-input-list .monaco-list-row');
-    const demoRow = rows.filter({ has: page.locator('.label-name', { hasText: /^\s*demo\s*$/ }) });
+    // The demo's own row, as the picker labels it (agents/pickerItems.ts DEMO_LABEL).
+    const demoRow = rows.filter({ has: page.locator('.label-name', { hasText: /^\s*Demo \(offline, scripted\)\s*$/ }) });
     // The agent's name in the header is the picker's button, as the tooltip says.
     await f.locator('#agent-picker').click();
     await until(rows.first().waitFor({ timeout: 30_000 }), "clicking the agent's name in the header opened no picker");
@@ -413,7 +414,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     const listed = await rows.evaluateAll((els) =>
       els.map((r) => ({ name: r.querySelector('.label-name')?.innerText.trim() ?? '', description: r.querySelector('.label-description')?.innerText ?? '' })),
     );
-    const missing = listed.find((r) => r.name && r.name !== 'demo' && /not installed/.test(r.description) && !/npx/.test(r.description));
+    const missing = listed.find((r) => r.name && !r.name.startsWith('Demo (') && /not installed/.test(r.description) && !/npx/.test(r.description));
     const problems = [];
     if (missing) {
       const notices = f.locator('.entry.notice');

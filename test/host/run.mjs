@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile, scroll and view smokes, and the walk through a new user's first ten minutes).
+// hostile, scroll, view and answers smokes, and the walk through a new user's first ten minutes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { runAnswersSmoke } from './answersSmoke.mjs';
 import { runFirstTenMinutesSmoke } from './firstTenMinutesSmoke.mjs';
 import { runHostileSmoke } from './hostileSmoke.mjs';
 import { runReloadSmoke } from './reloadSmoke.mjs';
@@ -220,6 +221,8 @@ async function main() {
         results.push(await smoke('view', () => runViewSmoke({ extensionDevelopmentPath })));
         // The first ten minutes of a new user, walked end to end in the Reins view (REINS_SMOKES=first).
         results.push(await smoke('first ten minutes', () => runFirstTenMinutesSmoke({ extensionDevelopmentPath }), 'first'));
+        // Answers where the user looks: in the conversation while in sight, a notification out of sight; the agent picker.
+        results.push(await smoke('answers', () => runAnswersSmoke({ extensionDevelopmentPath })));
       }
     }
   } finally {

@@ -96,7 +96,7 @@ export async function runViewSmoke({ extensionDevelopmentPath = repo, timeoutMs 
       // as it was at 1400 px beside the Explorer and the Reins view: loaded (naturalWidth 194) but
       // never seen. The link makes room (firstRun.ts). That it ships: test/unit/packageFiles.test.ts.
       // Without the fix (the link straight to workbench.action.openWalkthrough), this printed
-      //   the stop step's picture: {"naturalWidth":194,"width":0,"height":0,"editorWidth":730} (want loaded and on screen)
+      //   the stop step's picture: {"naturalWidth":194,"width":0,"height":0,"editorWidth":748} (want loaded and on screen)
       const picture = walkthrough.locator('img[alt^="The Reins view after a stop"][srcset*="stop-confirmed.png"]').first();
       await picture.waitFor({ state: 'attached', timeout: 10_000 });
       let seen;

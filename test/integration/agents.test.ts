@@ -101,9 +101,10 @@ describe('agents ready to pick (issue 9)', function () {
   // Sabotage (prepareLaunch launching a command found nowhere): "The input did not match the
   // regular expression … Input: 'goose could not start: `goose acp` command not found: goose'" —
   // no install hint, no Open Settings.
-  // Sabotage (answerRoute notifying while the conversation is in sight, as before): "Expected values
-  // to be strictly deep-equal: + [ [ 'Reins: goose is not installed: …', 'Open Settings', … ] ] - []".
-  // Sabotage (no notification out of sight): "+ [] - [ [ 'Open Settings', 'Run Install in Terminal', 'Copy Install Command' ] ]".
+  // Sabotage (answerRoute notifying while the conversation is in sight, as before): "AssertionError
+  // [ERR_ASSERTION]: in sight: said in the conversation, not in a notification + [ [ 'Reins: goose is
+  // not installed: …', 'Open Settings', 'Run Install in Terminal', 'Copy Install Command' ] ] - []".
+  // Sabotage (never a notification): "Error: timed out after 10000 ms waiting for the notification".
   // (goose is not installed on these machines.)
   it('a preset that is not installed says so in the conversation, with its install command and Open Settings; a notification only out of sight', async () => {
     ui = stubWindow({ showErrorMessage: () => Promise.resolve(undefined) });

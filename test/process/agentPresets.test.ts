@@ -127,7 +127,7 @@ describe('agent presets', () => {
     const items = pickerItems(agents, none, 'demo', undefined);
     assert.deepEqual(
       items.filter((i) => i.kind === 'separator').map((i) => i.label),
-      ['Presets', 'Built in'],
+      ['Built in', 'Presets'],
     );
     assert.ok(items.some((i) => i.kind === 'agent' && i.name === 'demo' && i.current));
     // npx runs it: the install command is offered to skip the download, nothing about quirks.
@@ -135,7 +135,9 @@ describe('agent presets', () => {
   });
 
   // Sabotage (pickerItems without its demo row, as when a user could not get back to the demo):
-  // "AssertionError [ERR_ASSERTION]: the demo is offered while goose runs".
+  // "AssertionError [ERR_ASSERTION]: the demo is offered while goose runs". Sabotage (the demo's row
+  // back after the seven presets, below what a quick pick shows without scrolling, where users
+  // did not find it): "AssertionError [ERR_ASSERTION]: before the presets".
   it('the demo is offered whatever agent runs, as a clearly labelled row of its own', () => {
     const agents = catalog({ mine: { command: '/bin/true' } });
     for (const current of ['goose', 'mine', 'demo']) {
@@ -145,6 +147,8 @@ describe('agent presets', () => {
       assert.equal(demo.label, DEMO_LABEL);
       assert.equal(DEMO_LABEL, 'Demo (offline, scripted)');
       assert.deepEqual(items[items.indexOf(demo) - 1], { kind: 'separator', label: 'Built in' }, 'under a separator of its own');
+      // Among the first rows (a quick pick shows about eight): before the presets, after the user's own agents.
+      assert.ok(items.indexOf(demo) < items.findIndex((i) => i.kind === 'separator' && i.label === 'Presets'), 'before the presets');
       assert.equal(demo.kind === 'agent' && demo.current, current === 'demo');
     }
   });

@@ -2,7 +2,7 @@
 // driven with the real Transcript and a recorded notification port. The real panel and host are
 // test/host/answersSmoke.mjs's.
 import * as assert from 'node:assert/strict';
-import { answerRoute, Answers, type Notify } from '../../src/conversation/answers';
+import { answerRoute, Answers, offersAction, type Notify } from '../../src/conversation/answers';
 import { Transcript } from '../../src/runtime/transcript';
 import type { NoticeAction, NoticeLevel } from '../../src/shared/messages';
 import { nth } from '../support/helpers';
@@ -94,5 +94,20 @@ describe('answers: the conversation while in sight, a notification out of sight'
     // Said once who speaks: not "Reins: Reins needs a folder."
     assert.deepEqual(h.notified, [{ level: 'info', text: 'Reins needs a folder.', buttons: ['Open Folder'] }]);
     assert.deepEqual(h.acted, []);
+  });
+
+  // Sabotage (offersAction returning true: the argument taken at the webview's word), this printed:
+  //   AssertionError [ERR_ASSERTION]: another agent's install command
+  it("a button's argument runs only if a notice offered exactly that button", () => {
+    const t = new Transcript();
+    t.notice('error', 'goose is not installed.', [{ action: 'installAgent', label: 'Run Install in Terminal', arg: 'goose' }]);
+    t.notice('warning', 'x needs you to sign in.', [{ action: 'signIn', label: 'API key', arg: 'key' }]);
+    assert.equal(offersAction(t.entries, 'installAgent', 'goose'), true);
+    assert.equal(offersAction(t.entries, 'signIn', 'key'), true);
+    assert.equal(offersAction(t.entries, 'installAgent', 'pi'), false, "another agent's install command");
+    assert.equal(offersAction(t.entries, 'copyInstall', 'goose'), false, 'another action with that argument');
+    assert.equal(offersAction(t.entries, 'signIn', 'oauth'), false, 'a method no notice offered');
+    t.clear();
+    assert.equal(offersAction(t.entries, 'installAgent', 'goose'), false, 'a notice gone (new session) offers nothing');
   });
 });
