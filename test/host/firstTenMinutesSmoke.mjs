@@ -16,9 +16,11 @@
 // one run names every step that fails. Screenshots of every step: test-results/first-ten-minutes/.
 // Standalone: `node test/host/firstTenMinutesSmoke.mjs` (needs dist/ built); run.mjs runs it as
 // the `first` smoke.
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { demoFolder as startDemoFolder, ensureDemoFolder } from '../../scripts/userHost.mjs';
 import { fillQuickInput, frameIn, launchBrowser, openWorkbench, runCommand, runStandalone, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { changedFiles, describeScreen, DOUBLE_ELLIPSIS, folderFiles, headerGeometry, notificationCentre, shownText } from './firstTenMinutesChecks.mjs';
 
@@ -41,15 +43,13 @@ const until = (promise, message) =>
   });
 
 /**
- * The demo folder as `npm start` makes it for a new user: a fresh copy of the fixture in the
- * clone's .vscode-test/ (scripts/start.mjs). Removed at the end.
+ * The demo folder as `npm start` makes it for a new user (scripts/userHost.mjs): a git
+ * repository of its own, outside the clone, here in a scratch home. Removed at the end.
  */
 function demoFolder() {
-  mkdirSync(join(repo, '.vscode-test'), { recursive: true });
-  const parent = mkdtempSync(join(repo, '.vscode-test', 'first-ten-minutes-'));
-  const folder = join(parent, 'demo-workspace');
-  cpSync(join(repo, 'test/fixtures/workspace'), folder, { recursive: true });
-  return { folder, remove: () => rmSync(parent, { recursive: true, force: true }) };
+  const home = mkdtempSync(join(tmpdir(), 'reins-first-ten-minutes-'));
+  ensureDemoFolder(home, join(repo, 'test/fixtures/workspace'));
+  return { folder: startDemoFolder(home), remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
 /**
@@ -459,7 +459,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     await until(demoRow.first().waitFor({ timeout: 30_000 }), 'the second time, the picker did not list the demo agent');
     await page.locator('.quick-input-widget .quick-input-box input').fill('demo');
     await until(
-      page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'demo' }).waitFor({ timeout: 10_000 }),
+      page.locator('.quick-input-list .monaco-list-row.focused', { hasText: /^\s*demo\b/i }).waitFor({ timeout: 10_000 }),
       'the demo row could not be picked',
     );
     const notices = f.locator('.entry.notice');
