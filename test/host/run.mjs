@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile, scroll and view smokes).
+// hostile, scroll, view and look smokes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { runHostileSmoke } from './hostileSmoke.mjs';
+import { runLookSmoke } from './lookSmoke.mjs';
 import { runReloadSmoke } from './reloadSmoke.mjs';
 import { runScrollSmoke } from './scrollSmoke.mjs';
 import { runUiSmoke } from './uiSmoke.mjs';
@@ -217,6 +218,8 @@ async function main() {
         results.push(await smoke('scroll', () => runScrollSmoke(shared)));
         // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
         results.push(await smoke('view', () => runViewSmoke({ extensionDevelopmentPath })));
+        // The panel's look and state in the view: the header at 240–400 px, the busy line, a stop frame by frame, contrast in four themes.
+        results.push(await smoke('look', () => runLookSmoke({ extensionDevelopmentPath })));
       }
     }
   } finally {
