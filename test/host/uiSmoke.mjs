@@ -244,7 +244,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
       await frame.locator('.entry.tool .tool-terminal', { hasText: 'demonstration output, line 3' }).waitFor({ timeout: 10_000 });
       await frame.locator('.entry.tool .tool-diff .diff-row.add', { hasText: PROMPT }).waitFor({ timeout: 10_000 });
     });
-    await themeSteps({ page, frame, step, resultsDir });
+    await themeSteps({ page, frame, step, resultsDir, log });
     await step('Open Diff on the edit opens the diff editor', async () => {
       await frame.locator('.entry.tool .tool-diff .open-diff').first().click();
       await page.locator('.tab', { hasText: 'reins-demo-notes.md (' }).first().waitFor({ timeout: 15_000 });
