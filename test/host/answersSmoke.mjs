@@ -15,7 +15,18 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { frameIn, launchBrowser, openWorkbench, runCommand, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import {
+  clearHovers,
+  frameIn,
+  launchBrowser,
+  openWorkbench,
+  runCommand,
+  runStandalone,
+  scriptedAgentEntry,
+  startCodeServer,
+  stepper,
+  workbenchUrl,
+} from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -60,6 +71,7 @@ async function typeAndSend(frame, text) {
 
 /** The agent picker, opened by the panel header's agent button (as a person opens it). */
 async function openPicker(page, frame) {
+  await clearHovers(page);
   await frame.locator('#agent-picker').click();
   const list = page.locator('.quick-input-widget .quick-input-list');
   await list.waitFor({ state: 'visible', timeout: 30_000 });
@@ -135,10 +147,10 @@ export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeout
     //   step "the view hidden: …" failed after 15.8 s: no notification "Reins: Nothing to undo: no file
     //   changed since your last prompt.": {"toasts":[],"listed":[]}
     await step('the view hidden: the same command is answered by a notification, and the notice waits in the transcript', async () => {
-      // A hover left over from an earlier click would cover the button: the mouse moves away first.
-      await page.mouse.move(700, 450);
+      await clearHovers(page);
       await page.keyboard.press('Escape');
       await aux.locator('.action-label[aria-label^="Hide Secondary Side Bar"]').filter({ visible: true }).first().click();
+      await clearHovers(page);
       await aux.waitFor({ state: 'hidden', timeout: 10_000 });
       await runCommand(page, "Reins: Undo This Turn's Changes", timeoutMs);
       // code-server draws a new notification as a dot on the bell (a toast only on the desktop): it is in the centre's list.

@@ -364,6 +364,25 @@ export function stepper(log) {
   };
 }
 
+/**
+ * Moves the mouse off the workbench's buttons and waits for their hover to go. A hover left by an
+ * earlier click (the secondary side bar's "Hide Secondary Side Bar" shows below its button, over
+ * the Reins view's header) takes the next click in the panel: a CI run failed so, "<div
+ * class="hover-contents">Hide Secondary Side Bar (Ctrl+Alt+B)</div> … intercepts pointer events".
+ */
+export async function clearHovers(page) {
+  const editor = await page
+    .locator('.part.editor')
+    .boundingBox()
+    .catch(() => null);
+  await page.mouse.move(editor ? editor.x + editor.width / 2 : 700, editor ? editor.y + editor.height - 20 : 450);
+  await page
+    .locator('.context-view .hover-contents, .workbench-hover')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => {});
+}
+
 /** The extension host registers commands seconds after the workbench is drawn: retry. */
 export async function runCommand(page, title, timeoutMs = 60_000) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });

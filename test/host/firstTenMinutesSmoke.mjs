@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoFolder as startDemoFolder, ensureDemoFolder } from '../../scripts/userHost.mjs';
-import { fillQuickInput, frameIn, launchBrowser, openWorkbench, runCommand, runStandalone, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import { clearHovers, fillQuickInput, frameIn, launchBrowser, openWorkbench, runCommand, runStandalone, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { changedFiles, describeScreen, DOUBLE_ELLIPSIS, folderFiles, headerGeometry, notificationCentre, shownText } from './firstTenMinutesChecks.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -400,6 +400,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     // The demo's own row, as the picker labels it (agents/pickerItems.ts DEMO_LABEL).
     const demoRow = rows.filter({ has: page.locator('.label-name', { hasText: /^\s*Demo \(offline, scripted\)\s*$/ }) });
     // The agent's name in the header is the picker's button, as the tooltip says.
+    await clearHovers(page);
     await f.locator('#agent-picker').click();
     await until(rows.first().waitFor({ timeout: 30_000 }), "clicking the agent's name in the header opened no picker");
     await until(demoRow.first().waitFor({ timeout: 10_000 }), 'the picker did not list the demo agent');
@@ -455,6 +456,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     }
     await until(picker.first().waitFor({ state: 'hidden', timeout: 10_000 }), 'the picker did not close');
     // Back to the demo, by its row.
+    await clearHovers(page);
     await f.locator('#agent-picker').click();
     await until(demoRow.first().waitFor({ timeout: 30_000 }), 'the second time, the picker did not list the demo agent');
     await page.locator('.quick-input-widget .quick-input-box input').fill('demo');

@@ -2,6 +2,7 @@
 // mode, model and agent pickers, slash completion, `@` files attached and handed back.
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { clearHovers } from './codeServer.mjs';
 
 /** Runs the steps in the conversation `frame` of `page`; `workspace` is the folder code-server opened. */
 export async function composerSteps({ page, frame, step, log, workspace }) {
@@ -12,6 +13,7 @@ export async function composerSteps({ page, frame, step, log, workspace }) {
     await frame.locator('#session-model', { hasText: 'Scripted' }).waitFor({ timeout: 10_000 });
   });
   await step("the header's agent is a picker: a click lists the agents (the installed presets among them); Escape leaves it", async () => {
+    await clearHovers(page);
     await frame.locator('#agent-picker', { hasText: 'demo' }).click();
     const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ visible: true });
     await rows.first().waitFor({ timeout: 15_000 });
