@@ -147,17 +147,29 @@ export function codeBlocks(frame) {
   );
 }
 
-/** File links broken inside a name: each part of a path (.path-part) must lie on one line. */
+/** File links broken inside a name: each line of a link but its last must end with a separator (`/`, `\\`). */
 export function brokenPaths(frame) {
   return frame.evaluate(() => {
     const problems = [];
     for (const link of document.querySelectorAll('.tool-file, .tool-location, .files-path')) {
-      const parts = link.querySelectorAll('.path-part');
-      if (parts.length === 0) problems.push(`${link.className} ${JSON.stringify(link.textContent)} has no path parts`);
-      for (const part of parts) {
-        const lines = new Set([...part.getClientRects()].map((r) => Math.round(r.top)));
-        if (lines.size > 1) problems.push(`${JSON.stringify(part.textContent)} in ${JSON.stringify(link.textContent)} is broken over ${lines.size} lines`);
-      }
+      if (!link.checkVisibility()) continue;
+      // The link's text line by line, as laid out: each character's box says its line.
+      const lines = [];
+      let top;
+      const walker = document.createTreeWalker(link, window.NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode())
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange();
+          range.setStart(text, i);
+          range.setEnd(text, i + 1);
+          const box = range.getClientRects()[0];
+          if (!box) continue;
+          if (top === undefined || Math.abs(box.top - top) > 2) lines.push('');
+          top = box.top;
+          lines[lines.length - 1] += text.data[i];
+        }
+      const broken = lines.slice(0, -1).find((line) => !/[/\\]$/.test(line));
+      if (broken !== undefined) problems.push(`${JSON.stringify(link.textContent)} breaks after ${JSON.stringify(broken)} (lines ${JSON.stringify(lines)})`);
     }
     return problems;
   });

@@ -140,8 +140,10 @@ export async function runLookSmoke({ extensionDevelopmentPath = repo, timeoutMs 
       await frame.locator('#session-usage').waitFor({ state: 'visible', timeout: 10_000 });
     });
 
-    // Before the fix, at 289 px this printed: "agent-name and badge.demo-badge overlap (…)",
-    // "agent-note is cut …", "session-usage lies outside the header".
+    // Before the fix (header.css's and session.css's layout as they were), at 289 px this printed:
+    //   step "the header at 289 px: …" failed after 0.1 s: session-usage lies outside the header
+    //   (217–390 of 0–289); agent-name and badge.demo-badge overlap (10.6 × 18.0 px);
+    //   icon.codicon.codicon-chevron-down.agent-picker-chevron and badge.demo-badge overlap (12.0 × 12.0 px)
     for (const width of [289, 240, 400]) {
       await step(`the header at ${width} px: nothing overlaps, cut text has an ellipsis and its whole text as the tooltip`, async () => {
         await viewWidth(page, frame, width);
@@ -159,10 +161,17 @@ export async function runLookSmoke({ extensionDevelopmentPath = repo, timeoutMs 
       });
     }
 
-    await step('at 289 px: file links break only after separators; a tool title in full on hover', async () => {
-      await viewWidth(page, frame, 289);
-      const broken = await brokenPaths(frame);
-      if (broken.length) throw new Error(broken.join('; '));
+    // Before the fix (the diff header in one row, no unbreakable path parts), this printed:
+    //   step "at 240 and 289 px: file links break only after separators" failed after 0.4 s: at 240 px:
+    //   "reins-demo-notes.md" breaks after "reins-" (lines ["reins-","demo-","notes.md"])
+    await step('at 240 and 289 px: file links break only after separators', async () => {
+      for (const width of [240, 289]) {
+        await viewWidth(page, frame, width);
+        const broken = await brokenPaths(frame);
+        if (broken.length) throw new Error(`at ${width} px: ${broken.join('; ')}`);
+      }
+    });
+    await step('a tool title in full on hover', async () => {
       const title = frame.locator('.entry.tool .tool-title', { hasText: 'Edit reins-demo-notes.md' }).first();
       const full = await title.evaluate((t) => t.title);
       const before = await title.evaluate((t) => ({ cut: t.scrollWidth > t.clientWidth }));
@@ -177,11 +186,11 @@ export async function runLookSmoke({ extensionDevelopmentPath = repo, timeoutMs 
       await page.mouse.move(0, 0);
     });
 
-    // Before the fix (VS Code's html scrollbar-color turning the panel's own scrollbars off) this
-    // still passed here (Chromium's own scrollbar on Linux is 15 px) but is an overlay of 0 px
-    // where the system's are (macOS); with Playwright's default --hide-scrollbars it printed
-    // "the code block is 559 px wide in a 263 px box, and its scrollbar is 0 px high". The
-    // panel's own are 10 px (media/styles/scrollbars.css).
+    // Before the fix (VS Code's html scrollbar-color turning the panel's own scrollbars off), this
+    // printed: step "a code block wider than the panel scrolls visibly: …" failed after 0.0 s: the
+    // code block is 559 px wide in a 248 px box, and its scrollbar is 15 px high, want the panel's
+    // own 10 px. Chromium's own is an overlay of 0 px where the system's are (macOS); with
+    // Playwright's default --hide-scrollbars every scrollbar measured 0 px, as the issue saw.
     await step('a code block wider than the panel scrolls visibly: its scrollbar shows', async () => {
       const [wide] = (await codeBlocks(frame)).filter((b) => b.content > b.box);
       if (!wide) throw new Error('no code block wider than the panel at 289 px');
