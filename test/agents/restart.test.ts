@@ -5,6 +5,7 @@
 // (codex) names its new tool calls as it named the old ones.
 // Run: REINS_AGENTS=codex npm run test:agents
 import * as assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { feedTranscript } from '../../src/runtime/transcriptFeed';
 import { Transcript } from '../../src/runtime/transcript';
@@ -38,6 +39,10 @@ describe('real agents: a restart mid-conversation', function () {
         const turn = async (label: string) => {
           const { rt, setup } = await startAgent(name);
           current = rt;
+          // gemini 0.61.0 cannot create a new file through fs/read_text_file (test/agents/README.md):
+          // it edits one. Without this, gemini printed: AssertionError: before the restart:
+          // no permission in its turn (its card: "failed", "Error checking existing file: file not found").
+          if (name === 'gemini') writeFileSync(join(setup.cwd, 'hello.txt'), 'old\n');
           const feed = feedTranscript(rt, transcript);
           const t0 = Date.now();
           const result = await Promise.race([
