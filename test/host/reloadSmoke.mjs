@@ -119,6 +119,11 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
     await step('scrolled to the top, a draft typed', async () => {
       await frame.evaluate(() => {
         const scroller = document.querySelector('main.scroller');
+        // As a user scrolls: their hand on it first (a wheel). A bare scrollTop write while the
+        // transcript's height still changed (entries laid out for the first time, on a loaded
+        // machine) is not the user's leaving the end (scroll.ts), so following stayed on and a CI
+        // run printed: "scrolled to 1928 of 1928, want the top".
+        scroller.dispatchEvent(new WheelEvent('wheel', { deltaY: -100_000 }));
         scroller.scrollTop = 0;
         scroller.dispatchEvent(new Event('scroll'));
       });
