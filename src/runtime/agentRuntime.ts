@@ -34,6 +34,7 @@ import type { StopCause, TurnResult } from './turnMachine';
 import { oneLine } from '../util/text';
 
 export type { PendingPermission } from './permissions';
+export type { PendingElicitation } from './elicitations';
 export { type StopReport } from './stopReport';
 export { defaultRuntimeSettings, type RuntimeOptions, type RuntimeSettings } from './runtimeOptions';
 export { StartError } from './handshake';
@@ -158,6 +159,10 @@ export class AgentRuntime {
   }
   get onPermissionResolved() {
     return this.turns.permissions.onResolved;
+  }
+  /** The agent's elicitations (elicitations.ts): held, answered, completed; answered by `respondElicitation`. */
+  get elicitations() {
+    return this.turns.elicitations;
   }
   get onToolsCancelled() {
     return this.turns.onToolsCancelled;
@@ -293,6 +298,8 @@ export class AgentRuntime {
       {
         sessionUpdate: (n) => this.session.receive(n),
         requestPermission: (r, signal) => this.turns.holdPermission(r, signal),
+        elicit: (r, signal) => this.turns.holdElicitation(r, signal),
+        elicitationComplete: (id) => this.turns.elicitations.complete(id) || log.info(`agent ${this.name}: ignored elicitation/complete for an unknown or completed id`),
         readTextFile: (p) => files.readTextFile(p),
         writeTextFile: (p) => files.writeTextFile(p),
         terminal: this.terminals.methods,
