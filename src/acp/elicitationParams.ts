@@ -91,7 +91,8 @@ function parseField(name: string, schema: unknown, required: boolean): Elicitati
       const options = stringOptions(schema, where);
       if (options) return withoutUndefined({ ...base, kind: 'select' as const, options, default: text(schema.default) });
       const format = schema.format ?? undefined;
-      if (format !== undefined && !FORMATS.includes(format as StringFormat)) throw new InvalidElicitation(`${where} has an unknown format ${JSON.stringify(format)}`);
+      if (format !== undefined && !FORMATS.includes(format as StringFormat))
+        throw new InvalidElicitation(`${where} has an unknown format ${JSON.stringify(format)}`);
       return withoutUndefined({
         ...base,
         kind: 'text' as const,
@@ -153,7 +154,10 @@ function itemOptions(items: unknown, where: string): FieldOption[] {
 
 function plainOptions(values: unknown, where: string): FieldOption[] {
   if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) throw new InvalidElicitation(`${where}'s enum must be a list of strings`);
-  return limited(values.map((v: string) => ({ value: v, title: v })), where);
+  return limited(
+    values.map((v: string) => ({ value: v, title: v })),
+    where,
+  );
 }
 
 function titledOptions(options: unknown, where: string): FieldOption[] {
@@ -179,7 +183,8 @@ function count(value: unknown, where: string, key: string): number | undefined {
 
 function bound(value: unknown, integer: boolean, where: string, key: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value))) throw new InvalidElicitation(`${where}'s ${key} must be a number`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || (integer && !Number.isInteger(value)))
+    throw new InvalidElicitation(`${where}'s ${key} must be a number`);
   return value;
 }
 

@@ -12,7 +12,11 @@ const FORM = {
   message: 'Which branch?',
   requestedSchema: {
     type: 'object',
-    properties: { branch: { type: 'string', minLength: 2 }, depth: { type: 'integer', minimum: 1 }, tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+    properties: {
+      branch: { type: 'string', minLength: 2 },
+      depth: { type: 'integer', minimum: 1 },
+      tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+    },
     required: ['branch'],
   },
 };
@@ -74,7 +78,10 @@ describe('elicitation against the scripted agent', function () {
       // of 20000ms exceeded": the request was held for an answer nobody gave, and the turn with it.
       assert.equal(reply.error?.code, -32602);
       assert.equal(shown, false);
-      assert.ok(log.lines.some((l) => l.includes('-32602')), 'a log line says why');
+      assert.ok(
+        log.lines.some((l) => l.includes('-32602')),
+        'a log line says why',
+      );
     });
   }
 
@@ -133,7 +140,10 @@ describe('elicitation against the scripted agent', function () {
     assert.equal(await completed, id);
     assert.equal((await turn).kind, 'completed');
     assert.deepEqual((firstEvent(readRecord(record), 'elicitation-answered').reply as { result: unknown }).result, { action: 'accept' });
-    assert.ok(log.lines.some((l) => l.includes('ignored elicitation/complete')), 'the second complete was ignored');
+    assert.ok(
+      log.lines.some((l) => l.includes('ignored elicitation/complete')),
+      'the second complete was ignored',
+    );
   });
 
   it('a request-scoped one (outside any session) is held and answered', async () => {
