@@ -78,7 +78,7 @@ function parseSchema(schema: unknown): ElicitationFormView {
   const required = schema.required ?? [];
   if (!Array.isArray(required) || !required.every((r) => typeof r === 'string')) throw new InvalidElicitation('required must be a list of names');
   for (const r of required) if (!names.includes(r)) throw new InvalidElicitation(`required names ${JSON.stringify(r)}, which is no property`);
-  const fields = names.map((name) => parseField(name, properties[name], (required as string[]).includes(name)));
+  const fields = names.map((name) => parseField(name, properties[name], (required).includes(name)));
   return withoutUndefined({ title: text(schema.title), description: text(schema.description), fields });
 }
 
