@@ -127,6 +127,8 @@ export interface ReinsState {
   sent: { prompts: number; cancels: number };
   /** The session's mode, model, slash commands, title and usage. */
   session?: SessionView;
+  /** The running turn waits on the user: a permission request or an elicitation (in the panel). */
+  waitingOn?: 'permission' | 'elicitation';
   /** The conversation is on screen (its tab or the Reins view visible): Reins answers there, not in a notification. */
   inSight: boolean;
 }
@@ -166,6 +168,7 @@ export function apiState(c: ApiConversation, inSight: boolean): ReinsState {
     queued: status.queued,
     sent: { ...(c.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
     session: status.session,
+    ...(status.waitingOn !== undefined && { waitingOn: status.waitingOn }),
     inSight,
   };
 }

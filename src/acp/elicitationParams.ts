@@ -7,7 +7,7 @@
 import type { ElicitationField, ElicitationFormView, FieldOption, StringFormat } from '../shared/elicitationForm';
 
 /** Session-scoped (optionally in a tool call's card) or request-scoped (outside any session). */
-export type ElicitationScope = { sessionId: string; toolCallId?: string } | { requestId: string | number };
+type ElicitationScope = { sessionId: string; toolCallId?: string } | { requestId: string | number };
 
 export type ElicitationRequest =
   | { mode: 'form'; message: string; scope: ElicitationScope; form: ElicitationFormView }
@@ -78,7 +78,7 @@ function parseSchema(schema: unknown): ElicitationFormView {
   const required = schema.required ?? [];
   if (!Array.isArray(required) || !required.every((r) => typeof r === 'string')) throw new InvalidElicitation('required must be a list of names');
   for (const r of required) if (!names.includes(r)) throw new InvalidElicitation(`required names ${JSON.stringify(r)}, which is no property`);
-  const fields = names.map((name) => parseField(name, properties[name], (required).includes(name)));
+  const fields = names.map((name) => parseField(name, properties[name], required.includes(name)));
   return withoutUndefined({ title: text(schema.title), description: text(schema.description), fields });
 }
 

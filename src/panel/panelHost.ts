@@ -12,6 +12,7 @@ import { checkLink } from './linkCheck';
 import { Outbox } from './outbox';
 import { editorSurface, type Surface } from './surface';
 import { handleEditorRequest } from './panelRequests';
+import { answerElicitation } from './elicitationAnswer';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
 import type { PanelConversation } from './panelConversation';
 
@@ -189,6 +190,9 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       case 'permission':
         this.conversation.runtime?.respondPermission(m.requestId, m.optionId);
         return;
+      case 'elicitation':
+        answerElicitation(this.conversation, m);
+        return;
       case 'action':
         this.runAction(m.action, m.arg);
         return;
@@ -240,6 +244,8 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
     // An exit path: the panel that shows the turn is gone, so the turn stops (one routine).
     const phase = this.conversation.runtime?.turn.phase;
     if (phase === 'running' || phase === 'waiting') void this.conversation.stop('panel-closed');
+    // What the agent asks outside a turn (request-scoped) has nobody left to answer it either.
+    this.conversation.runtime?.elicitations.cancelAll();
     this.panelGone = true;
     this.dispose();
   }

@@ -34,7 +34,6 @@ import type { StopCause, TurnResult } from './turnMachine';
 import { oneLine } from '../util/text';
 
 export type { PendingPermission } from './permissions';
-export type { PendingElicitation } from './elicitations';
 export { type StopReport } from './stopReport';
 export { defaultRuntimeSettings, type RuntimeOptions, type RuntimeSettings } from './runtimeOptions';
 export { StartError } from './handshake';
@@ -299,7 +298,8 @@ export class AgentRuntime {
         sessionUpdate: (n) => this.session.receive(n),
         requestPermission: (r, signal) => this.turns.holdPermission(r, signal),
         elicit: (r, signal) => this.turns.holdElicitation(r, signal),
-        elicitationComplete: (id) => this.turns.elicitations.complete(id) || log.info(`agent ${this.name}: ignored elicitation/complete for an unknown or completed id`),
+        elicitationComplete: (id) =>
+          this.turns.elicitations.complete(id) || log.info(`agent ${this.name}: ignored elicitation/complete for an unknown or completed id`),
         readTextFile: (p) => files.readTextFile(p),
         writeTextFile: (p) => files.writeTextFile(p),
         terminal: this.terminals.methods,

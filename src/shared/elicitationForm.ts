@@ -38,7 +38,7 @@ export interface ElicitationFormView {
 export type FieldInput = string | boolean | string[];
 export type FormInput = Record<string, FieldInput>;
 /** What `accept` sends: the schema's primitive types. */
-export type FormContent = Record<string, string | number | boolean | string[]>;
+type FormContent = Record<string, string | number | boolean | string[]>;
 
 export type FormCheck = { ok: true; content: FormContent } | { ok: false; errors: Record<string, string> };
 
