@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './runtime/knownAgents';
 import type { PanelStatus, PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
 import type { LeftoverCheck, StopReport } from './runtime/stopReport';
+import type { FormInput } from './shared/elicitationForm';
 
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult = (
@@ -109,7 +110,16 @@ export interface ReinsApi {
    * in that folder's agent (answered, cancelled, or another agent's).
    */
   answerPermission(requestId: string, optionId: string, folder?: vscode.Uri): boolean;
+  /**
+   * What an elicitation's buttons in the panel do: answer request `requestId` (an elicitation
+   * entry's id in `state().transcript`) with `action`; a form's `input` as its controls hold it
+   * (text and numbers as typed, a checkbox's boolean, a multi-select's chosen values), checked
+   * against the schema first; a URL's `accept` opens it in the browser. `ok: false` says why not.
+   */
+  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', input?: FormInput, folder?: vscode.Uri): ElicitationAnswerResult;
 }
+
+export type ElicitationAnswerResult = { ok: true } | { ok: false; why: string; errors?: Record<string, string> };
 
 export interface ReinsState {
   agent: string;

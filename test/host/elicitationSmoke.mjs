@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// Elicitation smoke: the agent asks with a form (ACP elicitation, form mode) and the user
+// fills and submits it in the real panel with the keyboard only: the first field has the focus
+// when the form appears, Tab walks the fields, a too-short name is refused in the form with its
+// message (nothing sent), Enter submits; the agent gets the values with the schema's types.
+// Then a second form dismissed with Escape: answered `cancel`, and the panel's Escape is not a
+// Stop (no session/cancel). Then a URL: the whole address shown as text (no link), its host
+// picked out, a Punycode host warned. Screenshots: test-results/elicitation-form.png (filled,
+// before Submit) and elicitation-url.png.
+//
+// Standalone: `node test/host/elicitationSmoke.mjs` (needs dist/ built); run.mjs calls runElicitationSmoke().
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, openPanelSteps, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const resultsDir = join(repo, 'test-results');
+const log = (m) => console.log(`[elicitation-smoke] ${m}`);
+const step = stepper(log);
+
+const FORM = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Release name', minLength: 3 },
+    retries: { type: 'integer', title: 'Retries', minimum: 0, maximum: 5, default: 2 },
+    dryRun: { type: 'boolean', title: 'Dry run' },
+    strategy: {
+      type: 'string',
+      title: 'Strategy',
+      oneOf: [
+        { const: 'conservative', title: 'Conservative' },
+        { const: 'balanced', title: 'Balanced' },
+      ],
+    },
+    targets: { type: 'array', title: 'Targets', items: { type: 'string', enum: ['linux', 'mac'] } },
+  },
+  required: ['name', 'strategy'],
+};
+
+const ask = (params) => ({ steps: [{ elicit: { params: { sessionId: '${sessionId}', ...params } } }, { text: 'Thanks.' }] });
+
+function scenario() {
+  return {
+    name: 'elicitation-smoke',
+    prompts: [
+      ask({ mode: 'form', message: 'How should I set up the release?', requestedSchema: FORM }),
+      ask({ mode: 'form', message: 'Which branch?', requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } } }),
+      ask({ mode: 'url', elicitationId: 'e-1', url: 'https://xn--gthub-n4a.com/login/oauth?state=1', message: 'Sign in to continue.' }),
+    ],
+  };
+}
+
+function answers(record) {
+  return readFileSync(record, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.dir === 'event' && e.event === 'elicitation-answered')
+    .map((e) => e.reply?.result ?? e.reply);
+}
+
+const cancelsIn = (record) =>
+  readFileSync(record, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"session/cancel"')).length;
+
+async function waitFor(what, ok, timeoutMs = 15_000) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (await ok()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** What has the keyboard in the panel: the element's class and, for a field, its row's name. */
+const focused = (frame) =>
+  frame.evaluate(() => {
+    const a = document.activeElement;
+    return { cls: a?.className ?? '', name: a?.closest('.elicitation-field')?.dataset.name, tag: a?.tagName, text: a?.textContent ?? '' };
+  });
+
+export async function runElicitationSmoke({ server, extensionDevelopmentPath = repo, timeoutMs = 120_000 } = {}) {
+  mkdirSync(resultsDir, { recursive: true });
+  const workspace = mkdtempSync(join(tmpdir(), 'reins-elicit-ws-'));
+  cpSync(join(repo, 'test/fixtures/workspace'), workspace, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), 'reins-elicit-'));
+  const record = join(scratch, 'record.jsonl');
+  writeFileSync(join(scratch, 'scenario.json'), JSON.stringify(scenario()));
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(
+    join(workspace, '.vscode', 'settings.json'),
+    JSON.stringify({
+      'reins.agents': { asker: scriptedAgentEntry(extensionDevelopmentPath, { scenarioFile: join(scratch, 'scenario.json'), record }) },
+      'reins.defaultAgent': 'asker',
+      'reins.openIn': 'editor',
+    }),
+  );
+  const ownServer = !server;
+  if (ownServer) server = await startCodeServer({ folder: workspace });
+  const browser = await launchBrowser();
+  const { page } = browser;
+  let frame;
+  const sendPrompt = async (text) => {
+    const input = frame.locator('#prompt-input');
+    await input.focus();
+    await page.keyboard.type(text, { delay: 10 });
+    await page.keyboard.press('Enter');
+  };
+  try {
+    frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
+
+    await step('the form appears in the transcript, naming the agent, its first field focused, defaults filled in', async () => {
+      await sendPrompt('release');
+      const form = frame.locator('.entry.elicitation');
+      await form.waitFor({ timeout: timeoutMs });
+      const title = await form.locator('.elicitation-title').textContent();
+      if (!/asker asks you/.test(title ?? '')) throw new Error(`the form does not name the agent: ${title}`);
+      await waitFor('the first field to take the keyboard', async () => (await focused(frame)).name === 'name');
+      const retries = await frame.locator('.elicitation-field[data-name="retries"] input').inputValue();
+      if (retries !== '2') throw new Error(`the default 2 is not filled in: ${JSON.stringify(retries)}`);
+      const required = await frame.locator('.elicitation-field[data-name="name"] .elicitation-required').count();
+      if (required !== 1) throw new Error('the required field is not marked');
+    });
+
+    await step('a too-short name is refused in the form by its message, nothing sent; the keyboard goes back to it', async () => {
+      await page.keyboard.type('ab');
+      await page.keyboard.press('Enter');
+      const error = frame.locator('.elicitation-field[data-name="name"] .elicitation-error');
+      await error.waitFor({ state: 'visible', timeout: 5_000 });
+      const text = await error.textContent();
+      if (text !== 'At least 3 characters.') throw new Error(`the error says ${JSON.stringify(text)}`);
+      // Strategy is required too: its error shows as well, and the first invalid field has the keyboard.
+      const f = await focused(frame);
+      if (f.name !== 'name') throw new Error(`the keyboard is on ${JSON.stringify(f)}, not the name`);
+      if (answers(record).length !== 0) throw new Error('an answer went to the agent');
+    });
+
+    await step('filled by keyboard only (Tab, typing, Space, arrows), then submitted with Enter', async () => {
+      await page.keyboard.press('End');
+      await page.keyboard.type('c-1'); // "abc-1"
+      await page.keyboard.press('Tab'); // retries
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('4');
+      await page.keyboard.press('Tab'); // dry run
+      await page.keyboard.press('Space');
+      await page.keyboard.press('Tab'); // strategy
+      const onSelect = await focused(frame);
+      if (onSelect.name !== 'strategy') throw new Error(`Tab reached ${JSON.stringify(onSelect)}, not the strategy`);
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowDown'); // Choose… → Conservative → Balanced
+      await page.keyboard.press('Tab'); // targets: linux
+      await page.keyboard.press('Tab'); // targets: mac
+      await page.keyboard.press('Space');
+      await frame.locator('.entry.elicitation').screenshot({ path: join(resultsDir, 'elicitation-form.png') });
+      await page.keyboard.press('Tab'); // Submit
+      const onSubmit = await focused(frame);
+      if (onSubmit.text !== 'Submit') throw new Error(`Tab reached ${JSON.stringify(onSubmit)}, not Submit`);
+      await page.keyboard.press('Enter');
+      await frame.locator('.entry.elicitation .elicitation-answer', { hasText: 'Submitted' }).waitFor({ timeout: 10_000 });
+      await waitFor('the answer in the record', () => answers(record).length === 1);
+      const got = answers(record)[0];
+      const want = { action: 'accept', content: { name: 'abc-1', retries: 4, dryRun: true, strategy: 'balanced', targets: ['mac'] } };
+      if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`the agent got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+      await frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs });
+    });
+
+    await step('Escape in the next form: answered cancel, and no Stop (no session/cancel)', async () => {
+      await sendPrompt('branch');
+      await frame.locator('.entry.elicitation:not(.answered)').waitFor({ timeout: timeoutMs });
+      await waitFor('the new form to take the keyboard', async () => (await focused(frame)).name === 'branch');
+      await page.keyboard.press('Escape');
+      await waitFor('the cancel in the record', () => answers(record).length === 2);
+      const got = answers(record)[1];
+      if (got?.action !== 'cancel') throw new Error(`the agent got ${JSON.stringify(got)}, want cancel`);
+      await frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs });
+      if (cancelsIn(record) !== 0) throw new Error('Escape in the form stopped the turn (a session/cancel went out)');
+    });
+
+    await step('a URL: the whole address as text, no link, its host picked out, Punycode warned', async () => {
+      await sendPrompt('url');
+      const box = frame.locator('.entry.elicitation[data-mode="url"]');
+      await box.waitFor({ timeout: timeoutMs });
+      const shown = await box.locator('.elicitation-url').textContent();
+      if (shown !== 'https://xn--gthub-n4a.com/login/oauth?state=1') throw new Error(`the URL shown is ${JSON.stringify(shown)}`);
+      const host = await box.locator('.elicitation-url .elicitation-host').textContent();
+      if (host !== 'xn--gthub-n4a.com') throw new Error(`the host picked out is ${JSON.stringify(host)}`);
+      if ((await box.locator('a').count()) !== 0) throw new Error('the URL is a link');
+      const warning = await box.locator('.elicitation-warning').first().textContent();
+      if (!/Punycode/.test(warning ?? '')) throw new Error(`no Punycode warning: ${JSON.stringify(warning)}`);
+      await box.screenshot({ path: join(resultsDir, 'elicitation-url.png') });
+      await box.getByRole('button', { name: 'Decline' }).focus();
+      await page.keyboard.press('Enter');
+      await waitFor('the decline in the record', () => answers(record).length === 3);
+      if (answers(record)[2]?.action !== 'decline') throw new Error(`the agent got ${JSON.stringify(answers(record)[2])}`);
+    });
+  } catch (err) {
+    const shot = join(resultsDir, 'elicitation-failure.png');
+    await page.screenshot({ path: shot }).catch(() => {});
+    throw new Error(`${err?.message ?? err}\nscreenshot: ${shot}`);
+  } finally {
+    await browser.close();
+    if (ownServer) await server.stop();
+    rmSync(scratch, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+runStandalone(import.meta.url, 'elicitation-smoke', runElicitationSmoke);
