@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Elicitation smoke: the agent asks with a form (ACP elicitation, form mode) and the user
 // fills and submits it in the real panel with the keyboard only: the first field has the focus
-// when the form appears, Tab walks the fields, a too-short name is refused in the form with its
+// when the form appears, Tab walks the fields (a choice picked by typing its first letter), a too-short name is refused in the form with its
 // message (nothing sent), Enter submits; the agent gets the values with the schema's types.
 // Then a second form dismissed with Escape: answered `cancel`, and the panel's Escape is not a
 // Stop (no session/cancel). Then a URL: the whole address shown as text (no link), its host
@@ -135,25 +135,32 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
     });
 
     await step('filled by keyboard only (Tab, typing, Space, arrows), then submitted with Enter', async () => {
-      await page.keyboard.press('End');
+      // Each key, and where the keyboard is after it: the trail a failure prints.
+      const trail = [];
+      const key = async (k, want) => {
+        await page.keyboard.press(k);
+        const f = await focused(frame);
+        trail.push(`${k}→${f.name ?? f.text ?? f.tag}`);
+        if (want !== undefined && f.name !== want && f.text !== want)
+          throw new Error(`after ${trail.join(', ')}: the keyboard is on ${JSON.stringify(f)}, not ${want}`);
+      };
+      await key('End', 'name');
       await page.keyboard.type('c-1'); // "abc-1"
-      await page.keyboard.press('Tab'); // retries
-      await page.keyboard.press('Control+A');
+      const nameError = frame.locator('.elicitation-field[data-name="name"] .elicitation-error');
+      if (await nameError.isVisible()) throw new Error('the name’s message stays after it was corrected');
+      await key('Tab', 'retries');
+      await key('Control+A', 'retries');
       await page.keyboard.type('4');
-      await page.keyboard.press('Tab'); // dry run
-      await page.keyboard.press('Space');
-      await page.keyboard.press('Tab'); // strategy
-      const onSelect = await focused(frame);
-      if (onSelect.name !== 'strategy') throw new Error(`Tab reached ${JSON.stringify(onSelect)}, not the strategy`);
-      await page.keyboard.press('ArrowDown');
-      await page.keyboard.press('ArrowDown'); // Choose… → Conservative → Balanced
-      await page.keyboard.press('Tab'); // targets: linux
-      await page.keyboard.press('Tab'); // targets: mac
-      await page.keyboard.press('Space');
+      await key('Tab', 'dryRun');
+      await key('Space', 'dryRun');
+      await key('Tab', 'strategy');
+      // The option by its first letter, as a select takes typing (arrows may open its popup in headless Chromium).
+      await key('b', 'strategy');
+      await key('Tab', 'targets'); // linux
+      await key('Tab', 'targets'); // mac
+      await key('Space', 'targets');
       await frame.locator('.entry.elicitation').screenshot({ path: join(resultsDir, 'elicitation-form.png') });
-      await page.keyboard.press('Tab'); // Submit
-      const onSubmit = await focused(frame);
-      if (onSubmit.text !== 'Submit') throw new Error(`Tab reached ${JSON.stringify(onSubmit)}, not Submit`);
+      await key('Tab', 'Submit');
       await page.keyboard.press('Enter');
       await frame.locator('.entry.elicitation .elicitation-answer', { hasText: 'Submitted' }).waitFor({ timeout: 10_000 });
       await waitFor('the answer in the record', () => answers(record).length === 1);

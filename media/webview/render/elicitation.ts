@@ -7,7 +7,7 @@
 // focus when it appears (unless the user is typing a prompt), Tab walks the fields, Enter in
 // a text field submits. Shown inside the card of its tool call (tool.ts) when it names one.
 import type { ElicitationEntry } from '../../../src/shared/messages';
-import { checkForm, initialInput, type ElicitationField, type FieldInput, type FormInput } from '../../../src/shared/elicitationForm';
+import { checkField, checkForm, initialInput, type ElicitationField, type FieldInput, type FormInput } from '../../../src/shared/elicitationForm';
 import { agentText, button, el, srOnly } from '../dom';
 import { icon } from '../icons';
 import type { EntryView, RenderContext } from './types';
@@ -114,6 +114,20 @@ function formBody(
     cancelButton(answer),
   );
   form.append(actions);
+  // A field shown invalid is checked again as it is corrected: its message goes once it passes.
+  const recheck = (event: Event): void => {
+    const name = (event.target as HTMLElement | null)?.closest<HTMLElement>('.elicitation-field')?.dataset.name;
+    const field = fields.find((f) => f.name === name);
+    const c = name === undefined ? undefined : controls.get(name);
+    if (!field || !c || c.error.hidden) return;
+    const result = checkField(field, c.read());
+    const error = typeof result === 'object' && result !== null && 'error' in result ? result.error : undefined;
+    c.error.textContent = error ?? '';
+    c.error.hidden = error === undefined;
+    if (error === undefined) c.focusEl.removeAttribute('aria-invalid');
+  };
+  form.addEventListener('input', recheck);
+  form.addEventListener('change', recheck);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const input: FormInput = {};
