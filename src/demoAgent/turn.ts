@@ -272,8 +272,9 @@ export class Turn {
   }
 
   /**
-   * elicitation/create; returns the answer's action (undefined for an error answer). An answer
-   * `cancel` counts as a cancel of the turn, as a cancelled permission does.
+   * elicitation/create; returns the answer's action (undefined for an error answer). A `cancel`
+   * is the user dismissing the question, not a cancel of the turn: the turn goes on (the spec's
+   * agent falls back; only session/cancel ends a turn early).
    */
   async elicit(params: Record<string, unknown>, abortOnCancel = false, withdrawAfterMs?: number): Promise<string | undefined> {
     this.checkpoint();
@@ -295,7 +296,6 @@ export class Turn {
     if (reply === 'aborted') throw new Cancelled();
     const action = 'result' in reply ? (reply.result as { action?: string } | null)?.action : undefined;
     this.host.rec.event('elicitation-answered', { requestId: this.requestId, reply, afterCancel: this.cancelled });
-    if (action === 'cancel') this.cancel('permission');
     this.checkpoint();
     return action;
   }

@@ -8,6 +8,11 @@
 // picked out, a Punycode host warned. Screenshots: test-results/elicitation-form.png (filled,
 // before Submit) and elicitation-url.png.
 //
+// Sabotage (the form's Escape handler without preventDefault/stopPropagation, so the panel's
+// Escape also ran), this printed: step "Escape in the next form: answered cancel, and no Stop
+// (no session/cancel)" failed after 0.4 s: Escape in the form stopped the turn (a session/cancel
+// went out).
+//
 // Standalone: `node test/host/elicitationSmoke.mjs` (needs dist/ built); run.mjs calls runElicitationSmoke().
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,7 +44,8 @@ const FORM = {
   required: ['name', 'strategy'],
 };
 
-const ask = (params) => ({ steps: [{ elicit: { params: { sessionId: '${sessionId}', ...params } } }, { text: 'Thanks.' }] });
+// After the answer the turn goes on a moment: a Stop that Escape set off would find it running.
+const ask = (params) => ({ steps: [{ elicit: { params: { sessionId: '${sessionId}', ...params } } }, { sleepMs: 800 }, { text: 'Thanks.' }] });
 
 function scenario() {
   return {
@@ -137,8 +143,11 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
     await step('filled by keyboard only (Tab, typing, Space, arrows), then submitted with Enter', async () => {
       // Each key, and where the keyboard is after it: the trail a failure prints.
       const trail = [];
+      // At a person's pace: the workbench syncs the webview's focus after each move, and keys a few
+      // ms apart saw the keyboard put back on a field left a moment before (Tab→dryRun from the strategy).
       const key = async (k, want) => {
         await page.keyboard.press(k);
+        await page.waitForTimeout(150);
         const f = await focused(frame);
         trail.push(`${k}→${f.name ?? f.text ?? f.tag}`);
         if (want !== undefined && f.name !== want && f.text !== want)
