@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { InvalidElicitation, parseElicitation } from '../../src/acp/elicitationParams';
 import { checkField, checkForm, initialInput, type ElicitationField } from '../../src/shared/elicitationForm';
 import { describeUrl } from '../../src/shared/elicitationUrl';
+import { restorable } from '../../src/persistence/savedTranscript';
 
 const session = { sessionId: 's1' };
 const form = (properties: object, extra: object = {}) => ({
@@ -200,4 +201,15 @@ describe('elicitation url: the host picked out, look-alikes warned', () => {
       want.warnings.forEach((re, i) => assert.match(view.warnings[i]!, re));
     });
   }
+});
+
+describe('elicitation after a window reload', () => {
+  // Sabotage (restorable() without its elicitation line): "+ undefined - 'Cancelled: the window
+  // was reloaded'": the new window drew a form whose agent is gone, waiting for ever.
+  it('an unanswered one is shown cancelled; an answered one as it was', () => {
+    const ask = { kind: 'elicitation', id: 'e1', agentName: 'a', message: 'm', mode: 'form', form: { fields: [] } } as const;
+    const [open, done] = restorable({ version: 1, entries: [ask, { ...ask, id: 'e2', resolved: 'Submitted' }] });
+    assert.equal(open?.kind === 'elicitation' && open.resolved, 'Cancelled: the window was reloaded');
+    assert.equal(done?.kind === 'elicitation' && done.resolved, 'Submitted');
+  });
 });
