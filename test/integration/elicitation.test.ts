@@ -4,6 +4,7 @@
 // while one waits answers it `cancel` before the session/cancel; a schema outside the spec is
 // refused -32602 and the turn goes on. The record says what the agent got, in which order.
 import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
 import type { SendResult } from '../../src/api';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { cancels, events, firstEvent, responseTo } from '../fixtures/scriptedAgent/records';
@@ -119,6 +120,8 @@ describe('elicitation: form and URL mode in the real host', () => {
                 },
               },
             },
+            // The answer alone does not end the turn: the cancel that follows it does.
+            { sleepMs: 2000 },
             { text: 'done' },
           ],
         },
@@ -141,6 +144,29 @@ describe('elicitation: form and URL mode in the real host', () => {
     assert.ok(entries.indexOf(answer) < entries.indexOf(nth(cancels(entries), 0, 'the cancels')), 'elicitation answered cancel before the session/cancel');
     const shown = (await api()).state()!.transcript.find((e) => e.id === ask.id);
     assert.equal(shown?.kind === 'elicitation' && shown.resolved, 'Cancelled');
+  });
+
+  it('the panel closed while one waits: answered cancel (the panel-closed stop answers it first)', async () => {
+    const agent = await addAgent({
+      prompts: [
+        {
+          steps: [
+            {
+              elicit: { params: { requestId: 4, mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } } },
+            },
+            { text: 'done' },
+          ],
+        },
+      ],
+    });
+    await useAgent(agent);
+    const sent = send('go');
+    const ask = await waitingElicitation();
+    assert.equal(ask.outsideSession, true);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitFor('the answer in the record', async () => events(agent.entries(), 'elicitation-answered').length > 0);
+    assert.deepEqual((firstEvent(agent.entries(), 'elicitation-answered').reply as { result: unknown }).result, { action: 'cancel' });
+    assert.equal((await sent).status, 'stopped');
   });
 
   it('a nested object in the schema: -32602 at once, nothing shown, the turn goes on', async () => {

@@ -21,8 +21,8 @@ const FORM = {
   },
 };
 
-function elicitTurn(params: object, extra: object = {}) {
-  return { prompts: [{ steps: [{ elicit: { params: { sessionId: '${sessionId}', ...params }, ...extra } }, { text: 'went on' }] }] };
+function elicitTurn(params: object, extra: object = {}, after: object[] = []) {
+  return { prompts: [{ steps: [{ elicit: { params: { sessionId: '${sessionId}', ...params }, ...extra } }, ...after, { text: 'went on' }] }] };
 }
 
 describe('elicitation against the scripted agent', function () {
@@ -97,7 +97,8 @@ describe('elicitation against the scripted agent', function () {
   });
 
   it('stop while one is pending: answered cancel before the session/cancel', async () => {
-    const { rt, record } = await start(elicitTurn(FORM));
+    // The answer alone does not end the turn (the agent goes on); the cancel after it does.
+    const { rt, record } = await start(elicitTurn(FORM, {}, [{ sleepMs: 2000 }]));
     const held = new Promise<void>((resolve) => rt.elicitations.onRequest(() => resolve()));
     void rt.prompt('go');
     await held;
