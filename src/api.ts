@@ -13,7 +13,8 @@ export type SendResult = (
   /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
   | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
   | { status: 'stopped'; outcome: string; cause: string }
-  | { status: 'not-sent'; reason: string }
+  /** `waitingOn`: the turn that kept it out waits for the user's answer (a permission request or an elicitation). */
+  | { status: 'not-sent'; reason: string; waitingOn?: 'permission' | 'elicitation' }
   | { status: 'failed'; error: string }
   /** whenBusy 'steer': the text went into the running turn `turnId`, which goes on (its own end is not awaited). */
   | { status: 'steered'; turnId: number }

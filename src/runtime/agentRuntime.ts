@@ -190,6 +190,11 @@ export class AgentRuntime {
   get lastStopReport(): StopReport | undefined {
     return this.turns.lastStopReport;
   }
+  /** What the running turn waits on the user for, if anything: a permission request, or an elicitation. */
+  get waitingOn(): 'permission' | 'elicitation' | undefined {
+    if (this.turns.turn.phase !== 'running') return undefined;
+    return this.turns.permissions.size > 0 ? 'permission' : this.turns.elicitations.size > 0 ? 'elicitation' : undefined;
+  }
   get pendingPermissions(): PendingPermission[] {
     return this.turns.permissions.list();
   }

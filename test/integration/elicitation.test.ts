@@ -46,6 +46,14 @@ describe('elicitation: form and URL mode in the real host', () => {
     );
     // Sabotage (folderConversation.status() without elicitationPending): "+ undefined - 'elicitation'".
     assert.equal(reins.state()?.waitingOn, 'elicitation');
+    // sendPrompt says it too: a prompt kept out of the turn is kept out by the user's own question.
+    // Sabotage (busyPrompt's keep without waitingOn), this printed: "+ reason: 'a turn is running',
+    // - reason: 'the running turn waits for your answer to a question from the agent', - waitingOn".
+    assert.deepEqual(await send('meanwhile', 'keep'), {
+      status: 'not-sent',
+      reason: 'the running turn waits for your answer to a question from the agent',
+      waitingOn: 'elicitation',
+    } satisfies SendResult);
     const input = { name: 'v2.0', email: 'not-an-email', retries: '3', ratio: '0.5', dryRun: false, strategy: 'balanced', targets: ['mac'] };
     const refused = reins.answerElicitation(ask.id, 'accept', input);
     assert.deepEqual(refused, { ok: false, why: 'the form has invalid input', errors: { email: 'Enter an email address (name@example.com).' } });
