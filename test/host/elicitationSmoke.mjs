@@ -5,8 +5,9 @@
 // message (nothing sent), Enter submits; the agent gets the values with the schema's types.
 // Then a second form dismissed with Escape: answered `cancel`, and the panel's Escape is not a
 // Stop (no session/cancel). Then a URL: the whole address shown as text (no link), its host
-// picked out, a Punycode host warned. Screenshots: test-results/elicitation-form.png (filled,
-// before Submit) and elicitation-url.png.
+// picked out, a Punycode host warned, the panel measured in four themes (uiSmokeThemes.mjs).
+// Screenshots: test-results/elicitation-form.png (filled, before Submit), elicitation-url.png,
+// elicitation-theme-*.png.
 //
 // Sabotage (the form's Escape handler without preventDefault/stopPropagation, so the panel's
 // Escape also ran), this printed: step "Escape in the next form: answered cancel, and no Stop
@@ -18,6 +19,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { themeSteps } from './uiSmokeThemes.mjs';
 import { launchBrowser, openPanelSteps, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -203,6 +205,14 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
       const warning = await box.locator('.elicitation-warning').first().textContent();
       if (!/Punycode/.test(warning ?? '')) throw new Error(`no Punycode warning: ${JSON.stringify(warning)}`);
       await box.screenshot({ path: join(resultsDir, 'elicitation-url.png') });
+    });
+
+    // The panel with answered forms and a waiting URL (its host picked out, its warning) in Dark
+    // Modern, both High Contrast themes and Light Modern: every text measured (WCAG AA).
+    await themeSteps({ page, frame, step, resultsDir, prefix: 'elicitation', log });
+
+    await step('the URL declined by keyboard', async () => {
+      const box = frame.locator('.entry.elicitation[data-mode="url"]');
       await box.getByRole('button', { name: 'Decline' }).focus();
       await page.keyboard.press('Enter');
       await waitFor('the decline in the record', () => answers(record).length === 3);
