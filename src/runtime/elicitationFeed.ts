@@ -46,7 +46,13 @@ export function feedElicitations(rt: AgentRuntime, transcript: Transcript, gener
     rt.elicitations.onCompleted((id) => {
       const entry = transcript.get(id);
       shown.delete(id);
-      if (entry?.kind === 'elicitation') transcript.upsert({ ...entry, completed: true, resolved: 'Opened in your browser: the agent says it is done' });
+      if (entry?.kind !== 'elicitation') return;
+      const opened = entry.resolved === 'Opened in your browser';
+      transcript.upsert({
+        ...entry,
+        completed: true,
+        resolved: opened ? 'Opened in your browser: the agent says it is done' : 'Closed: the agent says it is done',
+      });
     }),
   );
   return d;

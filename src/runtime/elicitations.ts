@@ -91,9 +91,15 @@ export class Elicitations {
     return this.settle(id, { action: 'cancel' }, { unshown: why }).ok;
   }
 
-  /** elicitation/complete: the URL elicitation the user opened is done. Unknown or repeated ids: ignored (false). */
+  /**
+   * elicitation/complete: the URL elicitation is done. One the user opened is marked so; one
+   * still waiting for the user's consent is closed (answered `cancel`: the user consented to
+   * nothing). Unknown or repeated ids: ignored (false).
+   */
   complete(elicitationId: string): boolean {
-    const id = this.opened.get(elicitationId);
+    const waiting = this.list().find((p) => p.request.mode === 'url' && p.request.elicitationId === elicitationId);
+    if (waiting) this.settle(waiting.id, { action: 'cancel' });
+    const id = waiting?.id ?? this.opened.get(elicitationId);
     if (id === undefined) return false;
     this.opened.delete(elicitationId);
     this._onCompleted.fire(id);

@@ -6,6 +6,7 @@ import { InvalidElicitation, parseElicitation } from '../../src/acp/elicitationP
 import { checkField, checkForm, initialInput, type ElicitationField } from '../../src/shared/elicitationForm';
 import { describeUrl } from '../../src/shared/elicitationUrl';
 import { restorable } from '../../src/persistence/savedTranscript';
+import { Elicitations } from '../../src/runtime/elicitations';
 
 const session = { sessionId: 's1' };
 const form = (properties: object, extra: object = {}) => ({
@@ -211,5 +212,48 @@ describe('elicitation after a window reload', () => {
     const [open, done] = restorable({ version: 1, entries: [ask, { ...ask, id: 'e2', resolved: 'Submitted' }] });
     assert.equal(open?.kind === 'elicitation' && open.resolved, 'Cancelled: the window was reloaded');
     assert.equal(done?.kind === 'elicitation' && done.resolved, 'Submitted');
+  });
+});
+
+describe('elicitations held: complete, cancel, withdraw', () => {
+  const url = (elicitationId: string) => ({ mode: 'url' as const, message: 'm', scope: { sessionId: 's' }, elicitationId, url: 'https://a.example/' });
+
+  it('elicitation/complete: an opened one is marked; a waiting one is closed with cancel; unknown and repeated ids are ignored', async () => {
+    const held = new Elicitations();
+    const completed: string[] = [];
+    held.onCompleted((id) => completed.push(id));
+    const opened = held.hold(1, url('e1'));
+    const waiting = held.hold(1, url('e2'));
+    const [first, second] = held.list();
+    assert.deepEqual(held.respond(first!.id, 'accept'), { ok: true });
+    assert.deepEqual(await opened, { action: 'accept' });
+    assert.equal(held.complete('e1'), true);
+    assert.equal(held.complete('e1'), false, 'a repeated id');
+    assert.equal(held.complete('nope'), false, 'an unknown id');
+    assert.equal(held.complete('e2'), true);
+    assert.deepEqual(await waiting, { action: 'cancel' });
+    assert.deepEqual(completed, [first!.id, second!.id]);
+    assert.equal(held.size, 0);
+  });
+
+  it('cancelAll(turn) answers that turn’s, leaves a request-scoped one; a withdrawn one says so', async () => {
+    const held = new Elicitations();
+    const resolved: unknown[] = [];
+    held.onResolved((r) => resolved.push(r));
+    const ofTurn = held.hold(3, url('a'));
+    const outside = held.hold(undefined, { ...url('b'), scope: { requestId: 1 } });
+    assert.equal(held.cancelAll(3), 1);
+    assert.deepEqual(await ofTurn, { action: 'cancel' });
+    assert.equal(held.size, 1);
+    const aborter = new AbortController();
+    const withdrawn = held.hold(4, url('c'), aborter.signal);
+    aborter.abort();
+    assert.deepEqual(await withdrawn, { action: 'cancel' });
+    assert.equal(held.cancelAll(), 1);
+    assert.deepEqual(await outside, { action: 'cancel' });
+    assert.deepEqual(
+      resolved.map((r) => (r as { withdrawn?: boolean }).withdrawn ?? false),
+      [false, true, false],
+    );
   });
 });
