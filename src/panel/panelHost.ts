@@ -243,9 +243,11 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   private onPanelClosed(): void {
     // An exit path: the panel that shows the turn is gone, so the turn stops (one routine).
     const phase = this.conversation.runtime?.turn.phase;
-    if (phase === 'running' || phase === 'waiting') void this.conversation.stop('panel-closed');
-    // What the agent asks outside a turn (request-scoped) has nobody left to answer it either.
-    this.conversation.runtime?.elicitations.cancelAll();
+    // What the agent asks outside a turn (request-scoped) has nobody left to answer it either: after
+    // the stop, whose routine answers what waits before its session/cancel.
+    const unanswered = () => this.conversation.runtime?.elicitations.cancelAll();
+    if (phase === 'running' || phase === 'waiting') void this.conversation.stop('panel-closed').finally(unanswered);
+    else unanswered();
     this.panelGone = true;
     this.dispose();
   }

@@ -162,6 +162,7 @@ describe('elicitation: form and URL mode in the real host', () => {
             {
               elicit: { params: { requestId: 4, mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { n: { type: 'string' } } } } },
             },
+            { sleepMs: 2000 },
             { text: 'done' },
           ],
         },
@@ -175,6 +176,10 @@ describe('elicitation: form and URL mode in the real host', () => {
     await waitFor('the answer in the record', async () => events(agent.entries(), 'elicitation-answered').length > 0);
     assert.deepEqual((firstEvent(agent.entries(), 'elicitation-answered').reply as { result: unknown }).result, { action: 'cancel' });
     assert.equal((await sent).status, 'stopped');
+    const entries = agent.entries();
+    const request = entries.find((e) => e.dir === 'out' && (e as { msg: { method?: string } }).msg.method === 'elicitation/create') as { msg: { id: number } };
+    const answer = responseTo(entries, 'in', request.msg.id);
+    assert.ok(answer && entries.indexOf(answer) < entries.indexOf(nth(cancels(entries), 0, 'the cancels')), 'answered before the session/cancel');
   });
 
   it('a nested object in the schema: -32602 at once, nothing shown, the turn goes on', async () => {
