@@ -55,7 +55,19 @@ function scenario() {
     prompts: [
       ask({ mode: 'form', message: 'How should I set up the release?', requestedSchema: FORM }),
       ask({ mode: 'form', message: 'Which branch?', requestedSchema: { type: 'object', properties: { branch: { type: 'string' } } } }),
-      ask({ mode: 'url', elicitationId: 'e-1', url: 'https://xn--gthub-n4a.com/login/oauth?state=1', message: 'Sign in to continue.' }),
+      // Asked during a tool call: shown inside that tool's card.
+      {
+        steps: [
+          { tool: { id: 'call-signin', title: 'Connect to the forge', kind: 'fetch', status: 'in_progress' } },
+          ...ask({
+            mode: 'url',
+            toolCallId: 'call-signin',
+            elicitationId: 'e-1',
+            url: 'https://xn--gthub-n4a.com/login/oauth?state=1',
+            message: 'Sign in to continue.',
+          }).steps,
+        ],
+      },
     ],
   };
 }
@@ -193,10 +205,12 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
       if (cancelsIn(record) !== 0) throw new Error('Escape in the form stopped the turn (a session/cancel went out)');
     });
 
-    await step('a URL: the whole address as text, no link, its host picked out, Punycode warned', async () => {
+    await step('a URL, in its tool’s card: the whole address as text, no link, its host picked out, Punycode warned', async () => {
       await sendPrompt('url');
       const box = frame.locator('.entry.elicitation[data-mode="url"]');
       await box.waitFor({ timeout: timeoutMs });
+      const inCard = await frame.locator('.entry.tool', { hasText: 'Connect to the forge' }).locator('.entry.elicitation.nested').count();
+      if (inCard !== 1) throw new Error('the URL question is not inside the card of the tool call that asked');
       const shown = await box.locator('.elicitation-url').textContent();
       if (shown !== 'https://xn--gthub-n4a.com/login/oauth?state=1') throw new Error(`the URL shown is ${JSON.stringify(shown)}`);
       const host = await box.locator('.elicitation-url .elicitation-host').textContent();
