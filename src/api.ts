@@ -5,6 +5,7 @@ import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './runtime/knownAgents';
 import type { PanelStatus, PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
 import type { LeftoverCheck, StopReport } from './runtime/stopReport';
+import type { FormInput } from './shared/elicitationForm';
 
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult = (
@@ -12,7 +13,8 @@ export type SendResult = (
   /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
   | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
   | { status: 'stopped'; outcome: string; cause: string }
-  | { status: 'not-sent'; reason: string }
+  /** `waitingOn`: the turn that kept it out waits for the user's answer (a permission request or an elicitation). */
+  | { status: 'not-sent'; reason: string; waitingOn?: 'permission' | 'elicitation' }
   | { status: 'failed'; error: string }
   /** whenBusy 'steer': the text went into the running turn `turnId`, which goes on (its own end is not awaited). */
   | { status: 'steered'; turnId: number }
@@ -109,7 +111,16 @@ export interface ReinsApi {
    * in that folder's agent (answered, cancelled, or another agent's).
    */
   answerPermission(requestId: string, optionId: string, folder?: vscode.Uri): boolean;
+  /**
+   * What an elicitation's buttons in the panel do: answer request `requestId` (an elicitation
+   * entry's id in `state().transcript`) with `action`; a form's `input` as its controls hold it
+   * (text and numbers as typed, a checkbox's boolean, a multi-select's chosen values), checked
+   * against the schema first; a URL's `accept` opens it in the browser. `ok: false` says why not.
+   */
+  answerElicitation(requestId: string, action: 'accept' | 'decline' | 'cancel', input?: FormInput, folder?: vscode.Uri): ElicitationAnswerResult;
 }
+
+export type ElicitationAnswerResult = { ok: true } | { ok: false; why: string; errors?: Record<string, string> };
 
 export interface ReinsState {
   agent: string;
@@ -127,6 +138,8 @@ export interface ReinsState {
   sent: { prompts: number; cancels: number };
   /** The session's mode, model, slash commands, title and usage. */
   session?: SessionView;
+  /** The running turn waits on the user: a permission request or an elicitation (in the panel). */
+  waitingOn?: 'permission' | 'elicitation';
   /** The conversation is on screen (its tab or the Reins view visible): Reins answers there, not in a notification. */
   inSight: boolean;
 }
@@ -166,6 +179,7 @@ export function apiState(c: ApiConversation, inSight: boolean): ReinsState {
     queued: status.queued,
     sent: { ...(c.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
     session: status.session,
+    ...(status.waitingOn !== undefined && { waitingOn: status.waitingOn }),
     inSight,
   };
 }

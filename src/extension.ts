@@ -16,6 +16,7 @@ import { Conversations } from './conversation/conversations';
 import type { StopReport } from './runtime/agentRuntime';
 import { registerSessionCommands } from './conversation/sessionCommands';
 import { StatusBar } from './conversation/statusBar';
+import { answerElicitation } from './panel/elicitationAnswer';
 
 let reins: Conversations | undefined;
 let logChannel: vscode.LogOutputChannel | undefined;
@@ -80,6 +81,10 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
       revivePanel: (panel, state) => revivePanel(created, panel, state),
       answerPermission(requestId, optionId, folder) {
         return conversationOf(folder)?.runtime?.respondPermission(requestId, optionId) ?? false;
+      },
+      answerElicitation(requestId, action, input, folder) {
+        const c = conversationOf(folder);
+        return c ? answerElicitation(c, { type: 'elicitation', requestId, action, input }) : { ok: false, why: 'no conversation in that folder' };
       },
       state(folder) {
         const c = conversationOf(folder);

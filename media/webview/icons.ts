@@ -30,6 +30,8 @@ const ICONS = {
   sparkle: 'sparkle',
   close: 'close',
   queued: 'clock',
+  question: 'comment-discussion',
+  link: 'link-external',
 } satisfies Record<string, string>;
 
 export type IconName = keyof typeof ICONS;

@@ -43,7 +43,7 @@ function phaseLine(status: PanelStatus): Omit<StatusLine, 'text'> {
       return { label: 'Sending…', tone: 'busy' };
     case 'running':
       // The agent is not working while it waits for the user's answer: the request says what it needs.
-      return status.permissionPending ? { label: 'Waiting for you', tone: 'attention' } : { label: 'Working…', tone: 'busy' };
+      return status.permissionPending || status.waitingOn !== undefined ? { label: 'Waiting for you', tone: 'attention' } : { label: 'Working…', tone: 'busy' };
     case 'stopping':
       return { label: 'Stopping…', tone: 'warning' };
   }

@@ -121,7 +121,7 @@ export class TranscriptView {
   }
 
   private applyUpsert(entry: TranscriptEntry, before: string | undefined): void {
-    if (entry.kind === 'permission' && this.nest(entry)) return;
+    if ((entry.kind === 'permission' || entry.kind === 'elicitation') && this.nest(entry)) return;
     const existing = this.views.get(entry.id);
     const anchor = before === undefined ? undefined : this.views.get(before);
     if (!existing && anchor) {
@@ -171,24 +171,25 @@ export class TranscriptView {
    * shown; false: it gets an entry of its own. A new request that waits takes the keyboard,
    * unless the user is typing a prompt.
    */
-  private nest(entry: Extract<TranscriptEntry, { kind: 'permission' }>, initial = false): boolean {
+  private nest(entry: Extract<TranscriptEntry, { kind: 'permission' | 'elicitation' }>, initial = false): boolean {
     const card = this.nestedIn.get(entry.id) ?? (entry.toolCallId !== undefined ? this.views.get(entry.toolCallId) : undefined);
-    if (!card?.attachPermission) return false;
+    if (!card?.attachPermission || !card.attachElicitation) return false;
     const isNew = !this.nestedIn.has(entry.id);
     this.nestedIn.set(entry.id, card);
-    card.attachPermission(entry);
+    if (entry.kind === 'permission') card.attachPermission(entry);
+    else card.attachElicitation(entry);
     if (isNew && !initial && entry.resolved === undefined && !this.ctx.isTyping?.()) card.focus?.();
     return true;
   }
 
   private insert(entry: TranscriptEntry, initial = false): EntryView | undefined {
-    if (entry.kind === 'permission' && this.nest(entry, initial)) return undefined;
+    if ((entry.kind === 'permission' || entry.kind === 'elicitation') && this.nest(entry, initial)) return undefined;
     this.completeLast(); // a new entry ends the streaming of the one before it
     const view = createEntryView(entry, this.ctx);
     markLate(view.el, entry);
     this.views.set(entry.id, view);
     this.lastGroup().append(view.el);
-    if (entry.kind === 'permission' && !initial && entry.resolved === undefined && !this.ctx.isTyping?.()) view.focus?.();
+    if ((entry.kind === 'permission' || entry.kind === 'elicitation') && !initial && entry.resolved === undefined && !this.ctx.isTyping?.()) view.focus?.();
     this.last = view;
     if (view.flush) this.markDirty(view);
     return view;

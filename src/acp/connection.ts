@@ -37,6 +37,7 @@ import type { Logger } from '../util/logger';
 import { Deferred } from '../util/deferred';
 import { describeExit, type AgentProcess, type ExitInfo } from './agentProcess';
 import { cancellable, withAcpCancellation } from './cancelRequest';
+import { completedId, InvalidElicitation, parseElicitation, type ElicitationAnswer, type ElicitationRequest } from './elicitationParams';
 import type { TerminalMethods } from './clientMethods/terminals';
 import { LineTooLargeError, NdjsonMessageReader, NdjsonMessageWriter } from './framing';
 import { boundedJson, ProtocolTracer, type TraceLevel } from './trace';
@@ -69,6 +70,10 @@ export interface ClientHandlers {
   sessionUpdate(params: SessionNotification): void;
   /** `signal` fires when the agent withdraws the request ($/cancel_request); it is then answered -32800. */
   requestPermission(params: RequestPermissionRequest, signal?: AbortSignal): Promise<RequestPermissionResponse>;
+  /** elicitation/create, its params checked (elicitationParams.ts); `signal` as for requestPermission. */
+  elicit?(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer>;
+  /** elicitation/complete's id (unknown and repeated ids are the handler's to ignore). */
+  elicitationComplete?(elicitationId: string): void;
   readTextFile?(params: ReadTextFileRequest): Promise<ReadTextFileResponse>;
   writeTextFile?(params: WriteTextFileRequest): Promise<WriteTextFileResponse>;
   /** terminal/* by method name (clientMethods/terminals.ts checks the rest of their params). */
@@ -128,6 +133,28 @@ export class AcpConnection {
       if (!Array.isArray(params.options)) throw invalid('session/request_permission needs options');
       return cancellable(token, (signal) => handlers.requestPermission(params, signal));
     });
+    if (handlers.elicit) {
+      const elicit = handlers.elicit.bind(handlers);
+      this.rpc.onRequest('elicitation/create', (params: unknown, token: CancellationToken) => {
+        let request: ElicitationRequest;
+        try {
+          request = parseElicitation(params);
+        } catch (error) {
+          if (!(error instanceof InvalidElicitation)) throw error;
+          log.warn(`refused an elicitation the spec does not allow (-32602): ${error.message}`);
+          throw invalid(error.message);
+        }
+        return cancellable(token, (signal) => elicit(request, signal));
+      });
+    }
+    if (handlers.elicitationComplete) {
+      const complete = handlers.elicitationComplete.bind(handlers);
+      this.rpc.onNotification('elicitation/complete', (params: unknown) => {
+        const id = completedId(params);
+        if (id === undefined) log.warn(`ignored a malformed elicitation/complete: ${boundedJson(params, 200)}`);
+        else complete(id);
+      });
+    }
     if (handlers.readTextFile) {
       const read = handlers.readTextFile.bind(handlers);
       this.rpc.onRequest('fs/read_text_file', (params: ReadTextFileRequest) => {

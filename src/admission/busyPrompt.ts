@@ -16,7 +16,7 @@ async function chooseWhenBusy(whenBusy: WhenBusy, rt: AgentRuntime, folderName: 
   if (whenBusy !== 'ask') return whenBusy;
   const steer = rt.waiting.steerMethod ? ['Steer'] : [];
   const choice = await askModal(
-    `${rt.name} is running a turn in ${folderName}.`,
+    `${rt.name} is running a turn in ${folderName}${rt.waitingOn ? ' and waits for your answer there' : ''}.`,
     {
       detail: `Queue: send it when the turn ends by itself.${steer.length ? ' Steer: add it to the running turn without stopping it.' : ''} Stop and Send: stop the turn, then send it.`,
     },
@@ -93,8 +93,15 @@ export async function promptWhileBusy(
 ): Promise<SendResult | undefined> {
   const choice = await chooseWhenBusy(whenBusy, rt, folderName);
   if (choice === 'keep') {
-    host.giveBack('A turn was running; your prompt was not sent.');
-    return { status: 'not-sent', reason: 'a turn is running' };
+    const waitingOn = rt.waitingOn;
+    if (waitingOn === undefined) {
+      host.giveBack('A turn was running; your prompt was not sent.');
+      return { status: 'not-sent', reason: 'a turn is running' };
+    }
+    // Said as such: the turn is not working, it waits for the user, in the conversation.
+    const what = waitingOn === 'permission' ? 'a permission request' : 'a question from the agent';
+    host.giveBack(`The running turn waits for your answer to ${what}; your prompt was not sent.`);
+    return { status: 'not-sent', reason: `the running turn waits for your answer to ${what}`, waitingOn };
   }
   if (choice === 'queue' || choice === 'steer') {
     const behind = await steerOrQueue(rt, choice, text, files);

@@ -164,6 +164,7 @@ export class FolderAgent implements vscode.Disposable {
     d.add(watchMcpSkips(rt, this.host.transcript));
     // After the feed: the permission's card is in the transcript when the panel is revealed.
     d.add(rt.onPermission(() => this.host.needsAttention()));
+    d.add(rt.elicitations.onRequest(() => this.host.needsAttention()));
     // What the turn's end, a stop, leftovers and an exit mean to the user (agentNotices.ts).
     d.add(
       noticeAgentEvents(rt, {

@@ -172,6 +172,7 @@ export class FolderConversation implements vscode.Disposable {
       line: this.line?.view,
       now: Date.now(),
       permissionPending: (rt?.pendingPermissions.length ?? 0) > 0,
+      elicitationPending: rt?.waitingOn === 'elicitation',
     });
     // What the agent said about its session: mode, model, slash commands, title, usage. Only
     // while it runs: an exited agent's mode and commands are not the next process's.

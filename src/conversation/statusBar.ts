@@ -40,10 +40,11 @@ export class StatusBar implements vscode.Disposable {
       case 'running':
       case 'sending':
         if (inSight) return this.showIdle(status.agentName);
-        if (status.permissionPending) {
+        if (status.waitingOn !== undefined) {
           // Not working: the agent waits for the user's answer, in the conversation.
           item.text = `$(bell-dot) ${shown(status.agentName)}: waiting for you`;
-          item.tooltip = `Reins: ${status.agentName} asks for permission in ${status.folderName}. Click to answer it.`;
+          const asks = status.waitingOn === 'permission' ? 'asks for permission' : 'asks you a question';
+          item.tooltip = `Reins: ${status.agentName} ${asks} in ${status.folderName}. Click to answer it.`;
           item.command = 'reins.openPanel';
           break;
         }

@@ -121,6 +121,20 @@ interface PermissionStep {
   withdrawAfterMs?: number;
 }
 
+/**
+ * elicitation/create for the turn's session (`${sessionId}` filled in `params`, which are sent
+ * as written, so a scenario can send what the spec forbids); the answer is recorded
+ * (`elicitation-answered`). Waits past a cancel unless `abortOnCancel`, like a permission.
+ */
+interface ElicitStep {
+  params: Record<string, unknown>;
+  abortOnCancel?: boolean;
+  /** Withdraw the request with `$/cancel_request` after this many ms (the answer is recorded). */
+  withdrawAfterMs?: number;
+  /** After an `accept` of URL mode, send elicitation/complete for its elicitationId this many ms later. */
+  completeAfterMs?: number;
+}
+
 export type Step =
   | { text: string; chunk?: number; intervalMs?: number }
   | { thought: string; chunk?: number; intervalMs?: number }
@@ -132,6 +146,7 @@ export type Step =
   | { tool: { id: string; title: string; kind?: string; status?: string; rawInput?: unknown } }
   | { toolUpdate: { id: string; status?: string; text?: string } }
   | { permission: PermissionStep }
+  | { elicit: ElicitStep }
   | { sleepMs: number }
   | { spawn: string; toolCallId?: string; wait?: boolean }
   | { crash: { code?: number; signal?: NodeJS.Signals } }

@@ -77,6 +77,7 @@ const STEPS: Record<string, { check: Check; extra?: Record<string, Check> }> = {
       ['toolCallId', 'title'],
     ),
   },
+  elicit: { check: shape({ params: anything, abortOnCancel: bool, withdrawAfterMs: num, completeAfterMs: num }, ['params']) },
   sleepMs: { check: num },
   spawn: { check: str, extra: { toolCallId: str, wait: bool } },
   crash: { check: shape({ code: num, signal: str }) },

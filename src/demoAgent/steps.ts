@@ -50,6 +50,14 @@ async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd 
   } else if ('permission' in step) {
     const { toolCallId, title, kind, options = DEFAULT_PERMISSION_OPTIONS, abortOnCancel, withdrawAfterMs } = step.permission;
     await turn.permission({ toolCall: { toolCallId, title, ...(kind !== undefined && { kind }) }, options }, abortOnCancel, withdrawAfterMs);
+  } else if ('elicit' in step) {
+    const { params, abortOnCancel, withdrawAfterMs, completeAfterMs } = step.elicit;
+    const filled = fill(params, turn) as Record<string, unknown>;
+    const action = await turn.elicit(filled, abortOnCancel, withdrawAfterMs);
+    if (action === 'accept' && completeAfterMs !== undefined && typeof filled.elicitationId === 'string') {
+      await turn.sleep(completeAfterMs);
+      host.peer.notify('elicitation/complete', { elicitationId: filled.elicitationId });
+    }
   } else if ('sleepMs' in step) await turn.sleep(step.sleepMs);
   else if ('spawn' in step) await turn.spawn(step.spawn, step.toolCallId, step.wait);
   else if ('crash' in step) crash(host, step.crash.code, step.crash.signal);

@@ -271,6 +271,35 @@ export class Turn {
     return outcome?.outcome === 'selected' ? outcome.optionId : undefined;
   }
 
+  /**
+   * elicitation/create; returns the answer's action (undefined for an error answer). A `cancel`
+   * is the user dismissing the question, not a cancel of the turn: the turn goes on (the spec's
+   * agent falls back; only session/cancel ends a turn early).
+   */
+  async elicit(params: Record<string, unknown>, abortOnCancel = false, withdrawAfterMs?: number): Promise<string | undefined> {
+    this.checkpoint();
+    let withdraw: NodeJS.Timeout | undefined;
+    const reply = await this.host.peer.request(
+      'elicitation/create',
+      params,
+      abortOnCancel ? this.signal : undefined,
+      withdrawAfterMs === undefined
+        ? undefined
+        : (id) => {
+            withdraw = setTimeout(() => {
+              this.host.rec.event('request-withdrawn', { id, method: 'elicitation/create' });
+              this.host.peer.notify('$/cancel_request', { requestId: id });
+            }, withdrawAfterMs);
+          },
+    );
+    clearTimeout(withdraw);
+    if (reply === 'aborted') throw new Cancelled();
+    const action = 'result' in reply ? (reply.result as { action?: string } | null)?.action : undefined;
+    this.host.rec.event('elicitation-answered', { requestId: this.requestId, reply, afterCancel: this.cancelled });
+    this.checkpoint();
+    return action;
+  }
+
   /** A request to the client (fs/…, anything); a cancel stops the wait. */
   async call(method: string, params: unknown): Promise<Reply> {
     this.checkpoint();

@@ -12,6 +12,7 @@ import { checkLink } from './linkCheck';
 import { Outbox } from './outbox';
 import { editorSurface, type Surface } from './surface';
 import { handleEditorRequest } from './panelRequests';
+import { answerElicitation } from './elicitationAnswer';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
 import type { PanelConversation } from './panelConversation';
 
@@ -189,6 +190,9 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       case 'permission':
         this.conversation.runtime?.respondPermission(m.requestId, m.optionId);
         return;
+      case 'elicitation':
+        answerElicitation(this.conversation, m);
+        return;
       case 'action':
         this.runAction(m.action, m.arg);
         return;
@@ -239,7 +243,11 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   private onPanelClosed(): void {
     // An exit path: the panel that shows the turn is gone, so the turn stops (one routine).
     const phase = this.conversation.runtime?.turn.phase;
-    if (phase === 'running' || phase === 'waiting') void this.conversation.stop('panel-closed');
+    // What the agent asks outside a turn (request-scoped) has nobody left to answer it either: after
+    // the stop, whose routine answers what waits before its session/cancel.
+    const unanswered = () => this.conversation.runtime?.elicitations.cancelAll();
+    if (phase === 'running' || phase === 'waiting') void this.conversation.stop('panel-closed').finally(unanswered);
+    else unanswered();
     this.panelGone = true;
     this.dispose();
   }

@@ -20,10 +20,14 @@ export interface StatusInputs {
   now: number;
   /** A permission request of the running turn waits for the user's answer (the turn's held requests). */
   permissionPending?: boolean;
+  /** An elicitation of the running turn waits for the user (runtime/elicitations.ts). */
+  elicitationPending?: boolean;
 }
 
 /** While the running turn waits for the user's answer to a permission request. */
 export const WAITING_FOR_YOU = 'Waiting for you: the agent asks for permission';
+/** While the running turn waits for the user's answer to an elicitation. */
+const WAITING_FOR_ANSWER = 'Waiting for you: the agent asks you a question';
 
 /** The machine's phase as the user sees it (a prompt being retried is still "sending"). */
 const TURN_PHASE: Record<TurnState['phase'], TurnPhase> = {
@@ -45,6 +49,8 @@ export function deriveStatus(i: StatusInputs): DerivedStatus {
   const turn = turnPhase(i.turn);
   // Only a running turn's request can be waiting: one left over from a stop is being cancelled.
   const permissionPending = turn === 'running' && i.permissionPending === true;
+  const elicitationPending = turn === 'running' && i.elicitationPending === true;
+  const waitingOn = permissionPending ? 'permission' : elicitationPending ? 'elicitation' : undefined;
   const agent: PanelAgentPhase = !i.trusted
     ? 'untrusted'
     : i.agent === undefined || i.agent === 'new' || i.agent === 'starting'
@@ -58,7 +64,7 @@ export function deriveStatus(i: StatusInputs): DerivedStatus {
     const since = i.turn.stop.firstCancelAt;
     detail = `Stopping… waiting for the agent to confirm${since !== undefined ? ` (cancel sent ${((i.now - since) / 1000).toFixed(1)} s ago)` : ''}`;
   } else if (turn === 'unverified') detail = 'Stop not confirmed: the agent may still be working. No new work starts in this folder until it is.';
-  else if (turn === 'running') detail = permissionPending ? WAITING_FOR_YOU : 'Working…';
+  else if (turn === 'running') detail = permissionPending ? WAITING_FOR_YOU : elicitationPending ? WAITING_FOR_ANSWER : 'Working…';
   else if (turn === 'sending') detail = 'The agent is finishing an earlier run; sending as soon as it is free…';
   else if (i.line) detail = i.line.holder ? `Waiting for ${i.line.holder} in another window` : 'Waiting to send: the checkout is being handed over';
   else if (!i.gate.open) detail = `Another turn is running in ${i.folderName} (${i.gate.holder.name}).`;
@@ -82,5 +88,6 @@ export function deriveStatus(i: StatusInputs): DerivedStatus {
     canSend,
     canStop,
     permissionPending,
+    waitingOn,
   };
 }

@@ -54,6 +54,10 @@ const CHECKS: Record<WebviewToHost['type'], Check> = {
   editQueued: (m) => integer(m, 'id', 1) ?? text(m, 'text', MAX_TEXT),
   removeQueued: (m) => integer(m, 'id', 1),
   permission: (m) => text(m, 'requestId', MAX_SHORT) ?? text(m, 'optionId', MAX_SHORT),
+  elicitation: (m) =>
+    text(m, 'requestId', MAX_SHORT) ??
+    (m.action === 'accept' || m.action === 'decline' || m.action === 'cancel' ? undefined : `unknown action ${preview(m.action)}`) ??
+    optional(m, 'input', formInput),
   action: (m) =>
     (typeof m.action === 'string' && Object.hasOwn(ACTIONS, m.action) ? undefined : `unknown action ${preview(m.action)}`) ??
     (m.arg === undefined ? undefined : text(m, 'arg', MAX_SHORT)),
@@ -108,6 +112,20 @@ function stringList(v: unknown, maxItems: number, maxLength: number): string | u
   if (v.length > maxItems) return `${v.length} items (limit ${maxItems})`;
   const bad = v.findIndex((item) => typeof item !== 'string' || item.length > maxLength);
   return bad < 0 ? undefined : `item ${bad} is not a string of at most ${maxLength} characters`;
+}
+
+/** A form's input: field names to text, a checkbox, or chosen options (what shared/elicitationForm.ts checks next). */
+function formInput(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${kind(v)}, not an object`;
+  const fields = Object.entries(v as Record<string, unknown>);
+  if (fields.length > 64) return `${fields.length} fields (limit 64)`;
+  for (const [name, value] of fields) {
+    if (typeof value === 'boolean') continue;
+    if (typeof value === 'string' && value.length <= MAX_TEXT) continue;
+    if (Array.isArray(value) && stringList(value, 500, MAX_SHORT) === undefined) continue;
+    return `field ${preview(name)} is ${kind(value)}, not text, a boolean or a list of choices`;
+  }
+  return undefined;
 }
 
 function scroll(v: unknown): string | undefined {

@@ -51,6 +51,7 @@ export function restorable(saved: unknown): TranscriptEntry[] {
   for (const entry of saved.entries) {
     if (!entry || typeof entry !== 'object' || typeof entry.id !== 'string' || typeof entry.kind !== 'string') continue;
     if (entry.kind === 'permission' && entry.resolved === undefined) out.push({ ...entry, resolved: 'cancelled' });
+    else if (entry.kind === 'elicitation' && entry.resolved === undefined) out.push({ ...entry, resolved: 'Cancelled: the window was reloaded' });
     else if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) out.push({ ...entry, status: 'cancelled' });
     else if (entry.kind === 'plan' && Array.isArray(entry.items)) out.push({ ...entry, items: stopUnfinished(entry.items) });
     else if (entry.kind === 'notice' && entry.actions?.some((a) => PROCESS_ACTIONS.has(a.action))) {

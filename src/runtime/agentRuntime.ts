@@ -159,6 +159,10 @@ export class AgentRuntime {
   get onPermissionResolved() {
     return this.turns.permissions.onResolved;
   }
+  /** The agent's elicitations (elicitations.ts): held, answered, completed; answered by `respondElicitation`. */
+  get elicitations() {
+    return this.turns.elicitations;
+  }
   get onToolsCancelled() {
     return this.turns.onToolsCancelled;
   }
@@ -185,6 +189,11 @@ export class AgentRuntime {
   /** The last stop's report, kept while it is unverified so that a second stop can join it. */
   get lastStopReport(): StopReport | undefined {
     return this.turns.lastStopReport;
+  }
+  /** What the running turn waits on the user for, if anything: a permission request, or an elicitation. */
+  get waitingOn(): 'permission' | 'elicitation' | undefined {
+    if (this.turns.turn.phase !== 'running') return undefined;
+    return this.turns.permissions.size > 0 ? 'permission' : this.turns.elicitations.size > 0 ? 'elicitation' : undefined;
   }
   get pendingPermissions(): PendingPermission[] {
     return this.turns.permissions.list();
@@ -293,6 +302,9 @@ export class AgentRuntime {
       {
         sessionUpdate: (n) => this.session.receive(n),
         requestPermission: (r, signal) => this.turns.holdPermission(r, signal),
+        elicit: (r, signal) => this.turns.holdElicitation(r, signal),
+        elicitationComplete: (id) =>
+          this.turns.elicitations.complete(id) || log.info(`agent ${this.name}: ignored elicitation/complete for an unknown or completed id`),
         readTextFile: (p) => files.readTextFile(p),
         writeTextFile: (p) => files.writeTextFile(p),
         terminal: this.terminals.methods,

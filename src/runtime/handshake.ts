@@ -43,6 +43,8 @@ export async function handshake(
       fs: { readTextFile: true, writeTextFile: true },
       terminal: true,
       auth: { terminal: true },
+      // Each mode explicit: ACP reads `{}` as neither (elicitation.mdx).
+      elicitation: { form: {}, url: {} },
     },
     clientInfo: options.clientInfo ?? { name: 'reins', version: '0.0.0' },
   };

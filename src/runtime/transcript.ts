@@ -261,7 +261,7 @@ export class Transcript {
     const renamed = new Map(entries.map((entry) => [entry.id, this.nextId('h')]));
     for (const entry of entries) {
       const id = renamed.get(entry.id)!; // every entry was named above
-      if (entry.kind !== 'permission') this.upsert({ ...entry, id });
+      if (entry.kind !== 'permission' && entry.kind !== 'elicitation') this.upsert({ ...entry, id });
       else this.upsert(withoutUndefined({ ...entry, id, toolCallId: entry.toolCallId === undefined ? undefined : renamed.get(entry.toolCallId) }));
     }
   }

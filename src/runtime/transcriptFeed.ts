@@ -6,6 +6,7 @@
 // names from then on (a tool call id it counts from the start again) is told apart from what it
 // and earlier processes named, a load's replay included.
 import type { AgentRuntime, PendingPermission } from './agentRuntime';
+import { feedElicitations } from './elicitationFeed';
 import { LateUpdates } from './lateUpdates';
 import { showTerminalOutput } from './terminalCards';
 import type { Transcript } from './transcript';
@@ -67,6 +68,7 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
       transcript.upsert({ ...entry, resolved });
     }),
   );
+  d.add(feedElicitations(rt, transcript, () => generation));
   return d;
 }
 

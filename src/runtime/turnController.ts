@@ -9,6 +9,8 @@ import type { ProcessInfo } from '../acp/processTree';
 import { Deferred } from '../util/deferred';
 import { Emitter } from '../util/emitter';
 import { LeftoverWatch } from './leftovers';
+import type { ElicitationAnswer, ElicitationRequest } from '../acp/elicitationParams';
+import { Elicitations } from './elicitations';
 import { Permissions } from './permissions';
 import { PromptQueue, type QueuedPrompt } from './promptQueue';
 import { checkStopLeftovers } from './stopLeftovers';
@@ -41,6 +43,8 @@ export class TurnController {
   private readonly leftovers: LeftoverWatch;
   private leftoversUnsupportedSaid = false;
   readonly permissions = new Permissions();
+  /** The agent's elicitations (elicitations.ts): answered `cancel` with the permissions, by the same steps. */
+  readonly elicitations = new Elicitations();
   private dispatching = false;
   private readonly queue: MachineEvent[] = [];
   /** The prompt and cancel out, the agent's updates and permission requests in (turnWire.ts). */
@@ -87,6 +91,8 @@ export class TurnController {
     // A request held or answered changes what the panel says ("Waiting for you" while one waits).
     this.permissions.onRequest(() => this._onDidChange.fire());
     this.permissions.onResolved(() => this._onDidChange.fire());
+    this.elicitations.onRequest(() => this._onDidChange.fire());
+    this.elicitations.onResolved(() => this._onDidChange.fire());
   }
 
   /** Counters the tests and the log read: what was actually put on the wire. */
@@ -118,6 +124,8 @@ export class TurnController {
   agentExited(detail: string): void {
     this.dispatch({ kind: 'exited', detail, at: Date.now() });
     this.permissions.cancelAll();
+    this.elicitations.cancelAll();
+    this.elicitations.forgetOpened();
   }
 
   dispose(): void {
@@ -223,7 +231,9 @@ export class TurnController {
       case 'sendCancel':
         return this.wire.sendCancel(effect.why);
       case 'cancelPermissions':
-        this.wire.permissionsAnswered(this.permissions.size > 0);
+        // Elicitations too, request-scoped ones included: the user asked for the agent to go quiet.
+        this.wire.permissionsAnswered(this.permissions.size > 0 || this.elicitations.size > 0);
+        this.elicitations.cancelAll();
         return this.permissions.cancelAll();
       case 'markToolsCancelled':
         return this._onToolsCancelled.fire(effect.turnId);
@@ -281,6 +291,7 @@ export class TurnController {
     this.turnResults.delete(turnId);
     // Permissions of a turn that ended can no longer be answered usefully.
     if (this.permissions.size > 0) this.permissions.cancelAll();
+    this.elicitations.cancelAll(turnId);
     this.lastTurnStopped = result.kind === 'stopped';
     this._onTurnEnded.fire({ turnId, text, result });
     deferred?.resolve(result);
@@ -350,6 +361,21 @@ export class TurnController {
   /** An update for the current session: idle signals, what the turn shows, its tools, the cap. */
   noteUpdate(notification: SessionNotification): void {
     this.wire.noteUpdate(notification);
+  }
+
+  /**
+   * An elicitation: a session-scoped one is held for the running turn of that session and
+   * answered `cancel` otherwise (nobody is there to be asked for it); a request-scoped one
+   * (outside any session) is held whatever the turn does.
+   */
+  holdElicitation(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitationAnswer> {
+    if ('requestId' in request.scope) return this.elicitations.hold(undefined, request, signal);
+    const turn = this.machine.turn;
+    if (request.scope.sessionId !== this.port.link().sessionId || turn.phase !== 'running') {
+      this.port.log.info(`answered an elicitation cancel: no running turn in its session (${turn.phase})`);
+      return Promise.resolve({ action: 'cancel' });
+    }
+    return this.elicitations.hold(turn.turnId, request, signal);
   }
 
   /** A permission request: held for the running turn, refused otherwise. */

@@ -1,6 +1,8 @@
 // The one module of messages between the extension host and the panel's webview.
 // Both sides import it: the host through src/panel, the webview through media/webview.
 // Nothing here may import `vscode` or the DOM: it is plain data.
+import type { ElicitationFormView, FormInput } from './elicitationForm';
+import type { UrlView } from './elicitationUrl';
 //
 // Protocol: the webview posts `ready` once its script has run; the host answers with
 // `snapshot` (the whole state) and only then streams the incremental messages. A webview
@@ -34,6 +36,8 @@ export interface PanelStatus {
   canStop: boolean;
   /** The running turn waits for the user's answer to a permission request: "Waiting for you", not "Working". */
   permissionPending: boolean;
+  /** What the running turn waits on the user for, if anything: a permission or an elicitation (a question or a link). */
+  waitingOn?: 'permission' | 'elicitation';
   /** The session's mode, model, slash commands, title and usage (once a session exists). */
   session?: SessionView;
   /** Prompts waiting for the running turn to end by itself, in the order they go out. */
@@ -230,6 +234,7 @@ export type TranscriptEntry =
       /** The tool call it asks about: the panel shows the request inside that card. */
       toolCallId?: string;
     }
+  | ElicitationEntry
   /** Every file the agent wrote since the prompt: one entry per turn, growing as it writes. */
   | { kind: 'files'; id: string; files: FileWriteView[] }
   | ({ kind: 'plan'; id: string; items: PlanItem[] } & Late)
@@ -281,6 +286,8 @@ export type WebviewToHost =
   | { type: 'removeQueued'; id: number }
   | { type: 'stop' } // the Stop button or Escape in the panel
   | { type: 'permission'; requestId: string; optionId: string }
+  /** An elicitation's Submit (`accept`, the form's `input`), Decline, or Escape/close (`cancel`); a URL's `accept` is consent to open it. */
+  | { type: 'elicitation'; requestId: string; action: 'accept' | 'decline' | 'cancel'; input?: FormInput }
   /** A notice's or the header's button; `arg`: the notice action's (NoticeAction). */
   | { type: 'action'; action: PanelAction; arg?: string }
   /** The draft or scroll position changed (as saved in the webview state): the host carries it when the conversation moves. */
@@ -302,6 +309,27 @@ export interface CarriedState {
   draft: string;
   /** `fraction`: top / scrollable height, the same place in a document of another width. */
   scroll?: { top: number; following: boolean; fraction?: number };
+}
+
+/**
+ * The agent asks the user (ACP elicitation): a form, or consent to open a URL. `id` is our
+ * request id; shown inside the card of `toolCallId` when it has one.
+ */
+export interface ElicitationEntry {
+  kind: 'elicitation';
+  id: string;
+  agentName: string;
+  message: string;
+  mode: 'form' | 'url';
+  form?: ElicitationFormView;
+  url?: UrlView;
+  toolCallId?: string;
+  /** Asked outside any session (request-scoped). */
+  outsideSession?: true;
+  /** Set once answered: what the user did, or how it ended without them. */
+  resolved?: string;
+  /** URL mode: the agent said the interaction finished (elicitation/complete). */
+  completed?: true;
 }
 
 /** The exhaustiveness check that ends every `switch` on these unions. */

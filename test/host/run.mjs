@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile, scroll, view and answers smokes; the first-ten-minutes walk and the look smoke only when
+// hostile, scroll, view, answers and elicitation smokes; the first-ten-minutes walk and the look smoke only when
 // REINS_SMOKES names them: npm run test:first-run).
 //
 // Host: code-server + headless Chromium (default; works offline), or
@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { runAnswersSmoke } from './answersSmoke.mjs';
+import { runElicitationSmoke } from './elicitationSmoke.mjs';
 import { runFirstTenMinutesSmoke } from './firstTenMinutesSmoke.mjs';
 import { runHostileSmoke } from './hostileSmoke.mjs';
 import { runLookSmoke } from './lookSmoke.mjs';
@@ -229,6 +230,8 @@ async function main() {
         results.push(await smoke('first ten minutes', () => runFirstTenMinutesSmoke({ extensionDevelopmentPath }), 'first'));
         // Answers where the user looks: in the conversation while in sight, a notification out of sight; the agent picker.
         results.push(await smoke('answers', () => runAnswersSmoke({ extensionDevelopmentPath })));
+        // The agent asks (ACP elicitation): a form filled and submitted by keyboard only, Escape is cancel, a URL's host shown.
+        results.push(await smoke('elicitation', () => runElicitationSmoke(shared)));
         // The panel's look and state in the view: the header at 240–400 px, the busy line, a stop frame by frame, contrast in four themes.
         results.push(await smoke('look', () => runLookSmoke({ extensionDevelopmentPath })));
       }

@@ -69,6 +69,17 @@ describe('panel status (derived)', () => {
     });
   }
 
+  // An elicitation waiting is said as such, and `waitingOn` names it (a permission first).
+  // Sabotage (waitingOn without its elicitation branch): "+ undefined - 'elicitation'".
+  it('running, an elicitation waiting: says the agent asks a question; waitingOn names what waits', () => {
+    const asked = status('running', { elicitationPending: true });
+    assert.equal(asked.detail, 'Waiting for you: the agent asks you a question');
+    assert.equal(asked.waitingOn, 'elicitation');
+    assert.equal(status('running', { elicitationPending: true, permissionPending: true }).waitingOn, 'permission');
+    assert.equal(status('stopping', { elicitationPending: true }).waitingOn, undefined, 'a stop is answering it');
+    assert.equal(status('running').waitingOn, undefined);
+  });
+
   it('stopping says how long ago the cancel went out', () => {
     assert.match(status('stopping').detail!, /cancel sent 1\.5 s ago/);
   });

@@ -133,6 +133,7 @@ describe('webview status line', () => {
   const labelRows: [string, Partial<PanelStatus>, { label: string; tone: string }][] = [
     ['running', { turn: 'running', canStop: true }, { label: 'Working…', tone: 'busy' }],
     ['running, a permission waiting', { turn: 'running', canStop: true, permissionPending: true }, { label: 'Waiting for you', tone: 'attention' }],
+    ['running, an elicitation waiting', { turn: 'running', canStop: true, waitingOn: 'elicitation' }, { label: 'Waiting for you', tone: 'attention' }],
     ['stopping', { turn: 'stopping', canStop: true }, { label: 'Stopping…', tone: 'warning' }],
     ['sending', { turn: 'sending', canStop: true }, { label: 'Sending…', tone: 'busy' }],
   ];

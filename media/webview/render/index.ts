@@ -1,6 +1,7 @@
 // Picks the renderer for an entry's kind.
 import { assertNever, type TranscriptEntry } from '../../../src/shared/messages';
 import { createAgentView } from './agent';
+import { createElicitationView } from './elicitation';
 import { createFilesView } from './files';
 import { createNoticeView } from './notice';
 import { createPermissionView } from './permission';
@@ -24,6 +25,8 @@ export function createEntryView(entry: TranscriptEntry, ctx: RenderContext): Ent
       return createToolView(entry, ctx);
     case 'permission':
       return createPermissionView(entry, ctx);
+    case 'elicitation':
+      return createElicitationView(entry, ctx);
     case 'plan':
       return createPlanView(entry);
     case 'notice':

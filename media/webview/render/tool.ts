@@ -10,6 +10,7 @@ import { revealInvisibleText } from '../../../src/shared/invisibleChars';
 import { icon, toolIcon } from '../icons';
 import { locationLabel, toolPill } from '../cardModel';
 import { diffBlock } from './diff';
+import { elicitationBlock, type ElicitationBlock } from './elicitation';
 import { permissionBlock, type PermissionBlock, type PermissionEntry } from './permission';
 import { entryShell, type EntryView, type RenderContext } from './types';
 
@@ -22,6 +23,8 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
   const scroll = { top: 0, follow: true };
   let tool = entry;
   let permission: { entry: PermissionEntry; block: PermissionBlock } | undefined;
+  /** Elicitations asked during this call, in the order they came. */
+  const elicitations = new Map<string, ElicitationBlock>();
 
   const render = (): void => {
     const waiting = permission !== undefined && permission.entry.resolved === undefined && permission.block.chosen === undefined;
@@ -51,8 +54,9 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
     tool.diffs?.forEach((diff, i) => card.append(diffBlock(diff, tool.id, i, ctx)));
     if (tool.terminal) card.append(...terminalBlock(tool.terminal, scroll));
     // Moving the permission's buttons drops their focus: give it back to the same button.
-    const focused = permission?.block.el.contains(document.activeElement) ? (document.activeElement as HTMLElement) : undefined;
-    if (permission) card.append(permission.block.el);
+    const asks = [...(permission ? [permission.block.el] : []), ...[...elicitations.values()].map((b) => b.el)];
+    const focused = asks.some((a) => a.contains(document.activeElement)) ? (document.activeElement as HTMLElement) : undefined;
+    card.append(...asks);
     root.replaceChildren(card);
     if (focused?.isConnected) focused.focus();
   };
@@ -79,7 +83,21 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
       permission.block.update(next);
       render();
     },
-    focus: () => permission?.block.focus(),
+    attachElicitation(next) {
+      const block = elicitations.get(next.id);
+      if (block) block.update(next);
+      else
+        elicitations.set(
+          next.id,
+          elicitationBlock(next, ctx, true, () => ctx.focusComposer?.()),
+        );
+      render();
+    },
+    focus: () => {
+      const open = [...elicitations.values()].find((b) => !b.el.classList.contains('answered'));
+      if (open) open.focus();
+      else permission?.block.focus();
+    },
   };
 }
 

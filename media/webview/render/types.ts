@@ -29,6 +29,8 @@ export interface EntryView {
   readonly text?: string;
   /** Tool cards only: show (or update) the permission request that asks about this call. */
   attachPermission?(entry: Extract<TranscriptEntry, { kind: 'permission' }>): void;
+  /** Tool cards only: show (or update) an elicitation asked during this call. */
+  attachElicitation?(entry: Extract<TranscriptEntry, { kind: 'elicitation' }>): void;
   /** Put the keyboard where this entry wants the user (a permission: its first option). */
   focus?(): void;
 }
