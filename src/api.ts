@@ -3,21 +3,36 @@
 // so that the API is read in one place.
 import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './runtime/knownAgents';
+import type { GiveBackReason } from './runtime/outOfStepRecovery';
 import type { PanelStatus, PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
 import type { LeftoverCheck, StopReport } from './runtime/stopReport';
 
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult = (
   | { status: 'completed'; stopReason: string }
-  /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
-  | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
+  /**
+   * The agent answered one turn behind after a stop; `recovery` says what Reins did about it.
+   * With `resend`, the prompt was given back rather than sent again: `givenBack` says why, and
+   * `changedFiles` (relative to the folder) what the unseen work changed (Undo takes it back).
+   */
+  | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery; givenBack?: GiveBackReason; changedFiles?: string[] }
   | { status: 'stopped'; outcome: string; cause: string }
   | { status: 'not-sent'; reason: string }
   | { status: 'failed'; error: string }
   /** whenBusy 'steer': the text went into the running turn `turnId`, which goes on (its own end is not awaited). */
   | { status: 'steered'; turnId: number }
 ) &
-  BusyNote;
+  BusyNote &
+  ResendNote;
+
+/**
+ * The agent answered this prompt one turn behind (after a stop), and Reins restarted it in the
+ * same session and sent the prompt again by itself (nothing had changed): the result is that
+ * second turn's.
+ */
+export interface ResendNote {
+  sentTwice?: true;
+}
 
 /**
  * How a prompt sent while a turn ran was handled, beside its result. `queued`: it waited for

@@ -66,6 +66,12 @@ export class TurnUndo implements vscode.Disposable {
     return (await this.checkpoint?.changes()) ?? [];
   }
 
+  /** What changed since the last prompt's checkpoint, and which kind it is (a files checkpoint misses tools' writes); undefined without one. */
+  async changedSince(): Promise<{ kind: Checkpoint['kind']; changed: string[] } | undefined> {
+    const checkpoint = this.checkpoint;
+    return checkpoint && { kind: checkpoint.kind, changed: (await checkpoint.changes()).map((c) => c.relative) };
+  }
+
   /** After a stop: say what the stopped turn changed, with the button, first among the choices. */
   async offerAfterStop(): Promise<void> {
     const changes = await this.changes().catch(() => []);
