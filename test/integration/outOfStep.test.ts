@@ -75,7 +75,8 @@ describe('out of step: the full recovery (restart, same session, again or back)'
     });
 
     // Sabotage (takeOutOfStep answering false: the recovery of before, restart and give back):
-    // "{"status":"failed","error":"scripted-… answered one turn behind (…)","outOfStep":true,"recovery":"resend"}".
+    // "{"status":"failed","error":"scripted-1 answered one turn behind (an empty end_turn with zero
+    // usage right after a stopped turn)","outOfStep":true,"recovery":"resend"}".
     it('nothing changed: restarted, the session resumed, the prompt sent again by itself; sendPrompt says so', async () => {
       const agent = await addAgent(keptAcrossRestarts('one-behind-resend'), { outOfStepRecovery: 'resend' });
       const { result, pidBefore, unseen } = await promptAfterStop(agent, 'second prompt');
