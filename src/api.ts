@@ -29,6 +29,7 @@ export type SendResult = (
  * The agent answered this prompt one turn behind (after a stop), and Reins restarted it in the
  * same session and sent the prompt again by itself (nothing had changed): the result is that
  * second turn's.
+ * @public part of sendPrompt's answer, for callers of the extension's commands
  */
 export interface ResendNote {
   sentTwice?: true;
