@@ -31,7 +31,7 @@ import { notAdmittedText, stopForPrompt, UNTRUSTED_TEXT } from '../admission/pro
 import type { SendResult, StopResult, UndoResult, WhenBusy } from '../api';
 import { nothingToStop, stopCommand, toSendResult, toStopResult } from './results';
 import { outOfStepText } from './userText';
-import { resendOutOfStep } from './outOfStepResend';
+import { OutOfStepResend } from './outOfStepResend';
 import { noticeNotReplaced, UNVERIFIED_ACTIONS } from './agentNotices';
 
 export type { SendResult, StopResult, WhenBusy } from '../api';
@@ -50,8 +50,8 @@ export class FolderConversation implements vscode.Disposable {
   private readonly agent: FolderAgent;
   /** The prompt on its way to the agent, with its files: what goes back if it does not arrive. */
   private inFlight: { text: string; files?: string[]; ended: boolean } | undefined;
-  /** The agent whose answer to the prompt in flight came one turn behind, to recover from (outOfStepResend.ts). */
-  private outOfStepTaken: AgentRuntime | undefined;
+  /** An answer one turn behind to the prompt in flight: restarted in the same session, the prompt again or back. */
+  private readonly outOfStep: OutOfStepResend;
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   /** Status changed: panel, status bar and context keys re-derive. */
   readonly onDidChange = this._onDidChange.event;
@@ -95,6 +95,15 @@ export class FolderConversation implements vscode.Disposable {
         giveBack: (text, why, files) => this.giveBack(text, why, files),
         changed: () => this._onDidChange.fire(),
       });
+    this.outOfStep = new OutOfStepResend({
+      transcript: this.transcript,
+      recovery: (rt) => this.agent.outOfStepRecovery(rt),
+      restart: async () => ((await this.restartAgent()) ? this.runtime : undefined),
+      changedSince: () => this.undo.changedSince(),
+      stops: () => this.stopsRequested,
+      send: (text, files) => this.send(text, 'keep', files),
+      giveBack: (...a) => this.giveBack(...a),
+    });
     this.undo = new TurnUndo({ folder, log, transcript: this.transcript, admission: () => this.undoAdmission(), say: (...a) => this.say(...a) });
     this.agent = new FolderAgent({
       folder,
@@ -112,11 +121,7 @@ export class FolderConversation implements vscode.Disposable {
       // The turn that ended is the prompt in flight: its files go back with it.
       giveBack: (text, why, files) => this.giveBack(text, why, files ?? this.turnEnded(text)),
       restart: () => void this.replaceAgent(undefined, 'restart'),
-      takeOutOfStep: (agent, text) => {
-        const taken = this.inFlight?.text === text && this.agent.outOfStepRecovery(agent) === 'resend';
-        if (taken) this.outOfStepTaken = agent;
-        return taken;
-      },
+      takeOutOfStep: (agent, text) => this.outOfStep.take(agent, this.inFlight?.text === text),
       say: (...a) => void this.say(...a),
     });
   }
@@ -263,22 +268,7 @@ export class FolderConversation implements vscode.Disposable {
       // The prompt that came through the line ended: the next one waiting may take the checkout.
       if (checkout?.id !== undefined) this.line?.ended(checkout.id);
     }
-    if (this.outOfStepTaken !== rt) return result;
-    this.outOfStepTaken = undefined;
-    // Answered one turn behind: restart in the same session, then the prompt again or back (outOfStepResend.ts).
-    return resendOutOfStep(
-      {
-        transcript: this.transcript,
-        restart: async () => ((await this.restartAgent()) ? this.runtime : undefined),
-        changedSince: () => this.undo.changedSince(),
-        stops: () => this.stopsRequested,
-        send: (again, againFiles) => this.send(again, 'keep', againFiles),
-        giveBack: (...a) => this.giveBack(...a),
-      },
-      rt,
-      text,
-      files,
-    );
+    return this.outOfStep.after(rt, result, text, files);
   }
 
   /** The checkout is this prompt's: the checkpoint, then the turn. */

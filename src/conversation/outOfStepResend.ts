@@ -5,12 +5,15 @@
 // what changed, with Undo. What the user is told and what `sendPrompt` resolves with are here.
 import type { SendResult } from '../api';
 import type { AgentRuntime } from '../runtime/agentRuntime';
+import type { OutOfStepRecovery } from '../runtime/knownAgents';
 import { recoverOutOfStep, type CheckpointVerdict, type GiveBackReason } from '../runtime/outOfStepRecovery';
 import type { Transcript } from '../runtime/transcript';
 import { outOfStepText } from './userText';
 
 export interface ResendHost {
   readonly transcript: Transcript;
+  /** What recovers this agent (its settings entry, else the quirk table). */
+  recovery(rt: AgentRuntime): OutOfStepRecovery;
   /** Restart Agent (through the routine): the old process tree ended, a new one reopening the folder's session. */
   restart(): Promise<AgentRuntime | undefined>;
   /** What the prompt's checkpoint says changed since (undo/turnUndo.ts). */
@@ -24,8 +27,29 @@ export interface ResendHost {
 
 const UNDO = { action: 'undoTurn' as const, label: "Undo This Turn's Changes" };
 
+/** One folder's: the prompt in flight taken when its turn's answer came one turn behind, and recovered once that turn is over. */
+export class OutOfStepResend {
+  private taken: AgentRuntime | undefined;
+
+  constructor(private readonly host: ResendHost) {}
+
+  /** At the turn's end (agentNotices.ts): taken when it is the prompt in flight (a queued one is not sent again) and the agent's recovery is `resend`. */
+  take(rt: AgentRuntime, inFlight: boolean): boolean {
+    if (!inFlight || this.host.recovery(rt) !== 'resend') return false;
+    this.taken = rt;
+    return true;
+  }
+
+  /** Once the prompt's turn is over (the checkout let go): its own result, or, taken, what the recovery comes to. */
+  after(rt: AgentRuntime, result: SendResult, text: string, files?: string[]): SendResult | Promise<SendResult> {
+    if (this.taken !== rt) return result;
+    this.taken = undefined;
+    return resendOutOfStep(this.host, rt, text, files);
+  }
+}
+
 /** Restart, reopen, then the prompt again or back (see the file's head); resolves with what `sendPrompt` answers. */
-export async function resendOutOfStep(host: ResendHost, rt: AgentRuntime, text: string, files?: string[]): Promise<SendResult> {
+async function resendOutOfStep(host: ResendHost, rt: AgentRuntime, text: string, files?: string[]): Promise<SendResult> {
   const name = rt.name;
   const stopsBefore = host.stops();
   host.transcript.notice(
