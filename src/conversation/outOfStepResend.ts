@@ -42,8 +42,10 @@ export class OutOfStepResend {
 
   /** Once the prompt's turn is over (the checkout let go): its own result, or, taken, what the recovery comes to. */
   after(rt: AgentRuntime, result: SendResult, text: string, files?: string[]): SendResult | Promise<SendResult> {
-    if (this.taken !== rt) return result;
+    const taken = this.taken === rt;
     this.taken = undefined;
+    // Only the answer it was taken for: a take left over (the send failed on its way back) recovers nothing later.
+    if (!taken || !(result.status === 'failed' && 'outOfStep' in result)) return result;
     return resendOutOfStep(this.host, rt, text, files);
   }
 }

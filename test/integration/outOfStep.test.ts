@@ -99,6 +99,24 @@ describe('out of step: the full recovery (restart, same session, again or back)'
       );
     });
 
+    // Sabotage (resendOutOfStep not comparing the stops before and after the restart): the prompt
+    // went again after the Stop: "{"status":"completed","stopReason":"end_turn","sentTwice":true}".
+    it('a Stop while the agent restarts: the prompt comes back, not sent again', async () => {
+      // Every start of this agent takes 1.5 s: time to press Stop while the second one starts.
+      const agent = await addAgent({ ...keptAcrossRestarts('one-behind-resend'), init: { delayMs: 1500 } }, { outOfStepRecovery: 'resend' });
+      await useAgent(agent);
+      void send('first');
+      await waitFor('the tool', () => events(agent.entries(), 'tool-process-started').length === 1);
+      assert.equal((await stop()).outcome, 'aborted');
+      const second = send('second prompt, stopped while restarting');
+      await waitFor('the restart', () => received(agent.entries(), 'initialize').length === 2);
+      await stop();
+      const result = await second;
+      assert.deepEqual(result, { status: 'not-sent', reason: 'stopped before it was sent again' }, JSON.stringify(result));
+      assert.equal((await api()).state()!.lastRestoredInput, 'second prompt, stopped while restarting');
+      assert.equal(received(agent.entries(), 'session/prompt').length, 2, 'not sent again');
+    });
+
     // Sabotage (decideResend ignoring the changed files): "{"status":"completed","stopReason":"end_turn","sentTwice":true}".
     it('the unseen work changed a file: the prompt comes back beside the change and Undo, not sent again', async () => {
       const agent = await addAgent(keptAcrossRestarts('one-behind-edits'), { outOfStepRecovery: 'resend' });
