@@ -8,6 +8,7 @@ import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { OutOfStepRecovery } from '../runtime/knownAgents';
 import { recoverOutOfStep, type CheckpointVerdict, type GiveBackReason } from '../runtime/outOfStepRecovery';
 import type { Transcript } from '../runtime/transcript';
+import { UNDO_LABEL } from '../undo/turnUndo';
 import { outOfStepText } from './userText';
 
 export interface ResendHost {
@@ -25,7 +26,7 @@ export interface ResendHost {
   giveBack(text: string, why?: string, files?: string[]): void;
 }
 
-const UNDO = { action: 'undoTurn' as const, label: "Undo This Turn's Changes" };
+const UNDO = { action: 'undoTurn' as const, label: UNDO_LABEL };
 
 /** One folder's: the prompt in flight taken when its turn's answer came one turn behind, and recovered once that turn is over. */
 export class OutOfStepResend {
@@ -94,7 +95,7 @@ function givenBackText(reason: GiveBackReason, agent: string, changed: string[])
       return `The unseen work changed ${changed.length} file${changed.length === 1 ? '' : 's'} (${shown}): not sent again over ${changed.length === 1 ? 'it' : 'them'}. Undo shows each change before taking it back.`;
     }
     case 'unknown-changes':
-      return 'Not sent again: outside a git checkout Reins cannot see what the unseen work changed.';
+      return "Not sent again: the checkpoint cannot show what the unseen work changed (outside a git checkout it holds only what the agent wrote through Reins, not its own tools' writes).";
     case 'session-lost':
       return `Not sent again: ${agent} came back in a new session, without the conversation your prompt belongs to.`;
     case 'restart-failed':

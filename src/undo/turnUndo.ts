@@ -17,7 +17,7 @@ import { undoBlocked, undoConfirmation, type ShownChange, type UndoAdmission } f
 
 /** Diff tabs opened at most; the dialog names every file. */
 const MAX_DIFFS = 10;
-const UNDO_LABEL = "Undo This Turn's Changes";
+export const UNDO_LABEL = "Undo This Turn's Changes";
 
 export interface UndoHost {
   readonly folder: vscode.WorkspaceFolder;
