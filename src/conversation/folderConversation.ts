@@ -9,7 +9,7 @@ import { whenBusySetting } from '../config';
 import { resolveAgent } from '../agents/agentSettings';
 import { DEMO_AGENT } from '../agents/catalog';
 import { FolderAgent } from './folderAgent';
-import type { AgentRuntime, StopReport } from '../runtime/agentRuntime';
+import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { FolderAdmission } from '../admission/folderAdmission';
 import type { CheckoutLocks } from '../admission/checkoutLock';
 import { CheckoutAdmission } from '../admission/checkoutAdmission';
@@ -18,7 +18,7 @@ import type { CheckoutLine } from '../admission/checkoutLineController';
 import { TurnUndo } from '../undo/turnUndo';
 import { deriveStatus } from '../panel/panelStatus';
 import type { PreparedLaunch } from '../agents/launch';
-import { AUTH_REQUIRED, isAuthRequired } from '../auth/methods';
+import { AUTH_REQUIRED } from '../auth/methods';
 import { SignIn } from '../auth/signIn';
 import { Transcript } from '../runtime/transcript';
 import { SessionKeeper } from '../persistence/sessionKeeper';
@@ -32,6 +32,7 @@ import type { SendResult, StopResult, UndoResult, WhenBusy } from '../api';
 import { nothingToStop, stopCommand, toSendResult, toStopResult } from './results';
 import { outOfStepText } from './userText';
 import { OutOfStepResend } from './outOfStepResend';
+import { newSession } from './newSession';
 import { noticeNotReplaced, UNVERIFIED_ACTIONS } from './agentNotices';
 
 export type { SendResult, StopResult, WhenBusy } from '../api';
@@ -334,53 +335,10 @@ export class FolderConversation implements vscode.Disposable {
     if (ended.length > 0) this.transcript.notice('info', `Ended ${ended.length} leftover tool process${ended.length > 1 ? 'es' : ''}.`);
   }
 
-  /** A fresh session with the same agent; only once the running turn has settled. */
-  async newSession(): Promise<boolean> {
-    await this.agent.starting; // a start in progress finishes first: it is not to be replaced half-made
-    const rt = this.runtime;
-    if (!rt || rt.phase !== 'ready') {
-      this.transcript.clear();
-      this.keeper.forgetCurrent(); // the next start makes a new session, not the last one again
-      this._onDidChange.fire();
-      return true;
-    }
-    let report: StopReport;
-    try {
-      report = await rt.newSession();
-    } catch (error) {
-      if (!isAuthRequired(error)) throw error;
-      return this.newSessionNeedsSignIn(rt, error as Error);
-    }
-    if (report.outcome === 'abort-unverified') {
-      noticeNotReplaced(rt, this.transcript, this.folder.name);
-      return false;
-    }
-    this.transcript.clear();
-    if (rt.phase !== 'ready') {
-      // The agent died while stopping: a new session needs a new process.
-      this.keeper.forgetCurrent();
-      await this.ensureAgent();
-      this._onDidChange.fire();
-      return this.runtime?.phase === 'ready';
-    }
-    this.transcript.notice('info', `New session with ${this.agentName}.`);
-    this._onDidChange.fire();
-    return true;
-  }
-
-  /**
-   * session/new refused with auth_required at New Session (a sign-in that expired): as at a
-   * start, the agent (idle: its turn was settled) is ended and its methods offered, so that a
-   * prompt is not sent to the session the user replaced; the next start signs in first.
-   */
-  private async newSessionNeedsSignIn(rt: AgentRuntime, error: Error): Promise<boolean> {
-    const methods = rt.agentInfo?.authMethods;
-    await rt.shutdown('replace-session');
-    this.agent.drop();
-    this.keeper.forgetCurrent();
-    this.agent.startProblem = this.signIn.offer('start', methods, error.message.split('\n')[0]);
-    this._onDidChange.fire();
-    return false;
+  /** A fresh session with the same agent; only once the running turn has settled (newSession.ts). */
+  newSession(): Promise<boolean> {
+    const c = { agent: this.agent, transcript: this.transcript, keeper: this.keeper, signIn: this.signIn, folderName: this.folder.name };
+    return newSession({ ...c, agentName: this.agentName, changed: () => this._onDidChange.fire(), ensureAgent: () => this.ensureAgent() });
   }
 
   /** Switch to another agent (or restart this one): stop, confirm, end the old process, start anew. */
