@@ -3,6 +3,7 @@
 // so that the API is read in one place.
 import type * as vscode from 'vscode';
 import type { OutOfStepRecovery } from './runtime/knownAgents';
+import type { GiveBackReason } from './runtime/outOfStepRecovery';
 import type { PanelStatus, PanelWhenBusy, QueuedView, SessionView, TranscriptEntry } from './shared/messages';
 import type { LeftoverCheck, StopReport } from './runtime/stopReport';
 import type { FormInput } from './shared/elicitationForm';
@@ -10,8 +11,12 @@ import type { FormInput } from './shared/elicitationForm';
 /** What `reins.sendPrompt` resolves with: plain data, for keybindings, tasks and other extensions. */
 export type SendResult = (
   | { status: 'completed'; stopReason: string }
-  /** The agent answered one turn behind after a stop; `recovery` says what Reins did about it. */
-  | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery }
+  /**
+   * The agent answered one turn behind after a stop; `recovery` says what Reins did about it.
+   * With `resend`, the prompt was given back rather than sent again: `givenBack` says why, and
+   * `changedFiles` (relative to the folder) what the unseen work changed (Undo takes it back).
+   */
+  | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery; givenBack?: GiveBackReason; changedFiles?: string[] }
   | { status: 'stopped'; outcome: string; cause: string }
   /** `waitingOn`: the turn that kept it out waits for the user's answer (a permission request or an elicitation). */
   | { status: 'not-sent'; reason: string; waitingOn?: 'permission' | 'elicitation' }
@@ -19,7 +24,18 @@ export type SendResult = (
   /** whenBusy 'steer': the text went into the running turn `turnId`, which goes on (its own end is not awaited). */
   | { status: 'steered'; turnId: number }
 ) &
-  BusyNote;
+  BusyNote &
+  ResendNote;
+
+/**
+ * The agent answered this prompt one turn behind (after a stop), and Reins restarted it in the
+ * same session and sent the prompt again by itself (nothing had changed): the result is that
+ * second turn's.
+ * @public part of sendPrompt's answer, for callers of the extension's commands
+ */
+export interface ResendNote {
+  sentTwice?: true;
+}
 
 /**
  * How a prompt sent while a turn ran was handled, beside its result. `queued`: it waited for

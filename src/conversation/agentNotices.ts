@@ -25,6 +25,8 @@ export interface NoticeHost {
   /** Text that did not reach a turn goes back to the input box (`why`: a warning first), with `files` when given. */
   giveBack(text: string, why?: string, files?: string[]): void;
   outOfStepRecovery(rt: AgentRuntime): OutOfStepRecovery;
+  /** The prompt in flight answered out of step is taken for the full recovery (outOfStepResend.ts): nothing to do here. */
+  takeOutOfStep(rt: AgentRuntime, text: string): boolean;
   restartAgent(): void;
 }
 
@@ -75,10 +77,12 @@ export function noticeAgentEvents(rt: AgentRuntime, host: NoticeHost): vscode.Di
 }
 
 function onOutOfStep(rt: AgentRuntime, host: NoticeHost, text: string): void {
+  if (host.takeOutOfStep(rt, text)) return;
   const recovery = host.outOfStepRecovery(rt);
   const what = `${outOfStepText(rt.name)}: its answer belonged to the stopped turn, and it went on working on your prompt unseen.`;
   host.giveBack(text);
-  if (recovery === 'restart') {
+  // A prompt not sent from the input box (a queued one) is not sent again: restarted, it goes back.
+  if (recovery !== 'none') {
     host.transcript.notice('warning', `${what} Reins restarts it (ending that work); your prompt is back in the input box.`);
     host.restartAgent();
   } else {

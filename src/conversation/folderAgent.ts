@@ -49,6 +49,8 @@ export interface FolderAgentHost {
   /** A turn that ended gives its text back (with its files when it is the prompt in flight). */
   giveBack(text: string, why?: string, files?: string[]): void;
   restart(): void;
+  /** The prompt in flight, answered out of step, is taken for the full recovery (outOfStepResend.ts). */
+  takeOutOfStep(rt: AgentRuntime, text: string): boolean;
   /** Tells the user: the notice, and a notification while the conversation is out of sight (answers.ts). */
   say(level: NoticeLevel, text: string, actions?: NoticeAction[]): void;
 }
@@ -175,6 +177,7 @@ export class FolderAgent implements vscode.Disposable {
         // The turn that ended is the prompt in flight: its files go back with it.
         giveBack: (text, why) => this.host.giveBack(text, why),
         outOfStepRecovery: (agent) => this.outOfStepRecovery(agent),
+        takeOutOfStep: (agent, text) => this.host.takeOutOfStep(agent, text),
         restartAgent: () => this.host.restart(),
       }),
     );

@@ -9,7 +9,7 @@ import { whenBusySetting } from '../config';
 import { resolveAgent } from '../agents/agentSettings';
 import { DEMO_AGENT } from '../agents/catalog';
 import { FolderAgent } from './folderAgent';
-import type { AgentRuntime, StopReport } from '../runtime/agentRuntime';
+import type { AgentRuntime } from '../runtime/agentRuntime';
 import type { FolderAdmission } from '../admission/folderAdmission';
 import type { CheckoutLocks } from '../admission/checkoutLock';
 import { CheckoutAdmission } from '../admission/checkoutAdmission';
@@ -18,7 +18,7 @@ import type { CheckoutLine } from '../admission/checkoutLineController';
 import { TurnUndo } from '../undo/turnUndo';
 import { deriveStatus } from '../panel/panelStatus';
 import type { PreparedLaunch } from '../agents/launch';
-import { AUTH_REQUIRED, isAuthRequired } from '../auth/methods';
+import { AUTH_REQUIRED } from '../auth/methods';
 import { SignIn } from '../auth/signIn';
 import { Transcript } from '../runtime/transcript';
 import { SessionKeeper } from '../persistence/sessionKeeper';
@@ -31,6 +31,8 @@ import { notAdmittedText, stopForPrompt, UNTRUSTED_TEXT } from '../admission/pro
 import type { SendResult, StopResult, UndoResult, WhenBusy } from '../api';
 import { nothingToStop, stopCommand, toSendResult, toStopResult } from './results';
 import { outOfStepText } from './userText';
+import { OutOfStepResend } from './outOfStepResend';
+import { newSession } from './newSession';
 import { noticeNotReplaced, UNVERIFIED_ACTIONS } from './agentNotices';
 
 export type { SendResult, StopResult, WhenBusy } from '../api';
@@ -49,6 +51,8 @@ export class FolderConversation implements vscode.Disposable {
   private readonly agent: FolderAgent;
   /** The prompt on its way to the agent, with its files: what goes back if it does not arrive. */
   private inFlight: { text: string; files?: string[]; ended: boolean } | undefined;
+  /** An answer one turn behind to the prompt in flight: restarted in the same session, the prompt again or back. */
+  private readonly outOfStep: OutOfStepResend;
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   /** Status changed: panel, status bar and context keys re-derive. */
   readonly onDidChange = this._onDidChange.event;
@@ -92,6 +96,15 @@ export class FolderConversation implements vscode.Disposable {
         giveBack: (text, why, files) => this.giveBack(text, why, files),
         changed: () => this._onDidChange.fire(),
       });
+    this.outOfStep = new OutOfStepResend({
+      transcript: this.transcript,
+      recovery: (rt) => this.agent.outOfStepRecovery(rt),
+      restart: async () => ((await this.restartAgent()) ? this.runtime : undefined),
+      changedSince: () => this.undo.changedSince(),
+      stops: () => this.stopsRequested,
+      send: (text, files) => this.send(text, 'keep', files),
+      giveBack: (...a) => this.giveBack(...a),
+    });
     this.undo = new TurnUndo({ folder, log, transcript: this.transcript, admission: () => this.undoAdmission(), say: (...a) => this.say(...a) });
     this.agent = new FolderAgent({
       folder,
@@ -109,6 +122,7 @@ export class FolderConversation implements vscode.Disposable {
       // The turn that ended is the prompt in flight: its files go back with it.
       giveBack: (text, why, files) => this.giveBack(text, why, files ?? this.turnEnded(text)),
       restart: () => void this.replaceAgent(undefined, 'restart'),
+      takeOutOfStep: (agent, text) => this.outOfStep.take(agent, this.inFlight?.text === text),
       say: (...a) => void this.say(...a),
     });
   }
@@ -249,12 +263,14 @@ export class FolderConversation implements vscode.Disposable {
       if (!checkout.givenBack) this.giveBack(text, checkout.reason, files);
       return { status: 'not-sent', reason: checkout.reason };
     }
+    let result: SendResult;
     try {
-      return await this.sendNow(rt, text, files);
+      result = await this.sendNow(rt, text, files);
     } finally {
       // The prompt that came through the line ended: the next one waiting may take the checkout.
       if (checkout?.id !== undefined) this.line?.ended(checkout.id);
     }
+    return this.outOfStep.after(rt, result, text, files);
   }
 
   /** The checkout is this prompt's: the checkpoint, then the turn. */
@@ -320,53 +336,10 @@ export class FolderConversation implements vscode.Disposable {
     if (ended.length > 0) this.transcript.notice('info', `Ended ${ended.length} leftover tool process${ended.length > 1 ? 'es' : ''}.`);
   }
 
-  /** A fresh session with the same agent; only once the running turn has settled. */
-  async newSession(): Promise<boolean> {
-    await this.agent.starting; // a start in progress finishes first: it is not to be replaced half-made
-    const rt = this.runtime;
-    if (!rt || rt.phase !== 'ready') {
-      this.transcript.clear();
-      this.keeper.forgetCurrent(); // the next start makes a new session, not the last one again
-      this._onDidChange.fire();
-      return true;
-    }
-    let report: StopReport;
-    try {
-      report = await rt.newSession();
-    } catch (error) {
-      if (!isAuthRequired(error)) throw error;
-      return this.newSessionNeedsSignIn(rt, error as Error);
-    }
-    if (report.outcome === 'abort-unverified') {
-      noticeNotReplaced(rt, this.transcript, this.folder.name);
-      return false;
-    }
-    this.transcript.clear();
-    if (rt.phase !== 'ready') {
-      // The agent died while stopping: a new session needs a new process.
-      this.keeper.forgetCurrent();
-      await this.ensureAgent();
-      this._onDidChange.fire();
-      return this.runtime?.phase === 'ready';
-    }
-    this.transcript.notice('info', `New session with ${this.agentName}.`);
-    this._onDidChange.fire();
-    return true;
-  }
-
-  /**
-   * session/new refused with auth_required at New Session (a sign-in that expired): as at a
-   * start, the agent (idle: its turn was settled) is ended and its methods offered, so that a
-   * prompt is not sent to the session the user replaced; the next start signs in first.
-   */
-  private async newSessionNeedsSignIn(rt: AgentRuntime, error: Error): Promise<boolean> {
-    const methods = rt.agentInfo?.authMethods;
-    await rt.shutdown('replace-session');
-    this.agent.drop();
-    this.keeper.forgetCurrent();
-    this.agent.startProblem = this.signIn.offer('start', methods, error.message.split('\n')[0]);
-    this._onDidChange.fire();
-    return false;
+  /** A fresh session with the same agent; only once the running turn has settled (newSession.ts). */
+  newSession(): Promise<boolean> {
+    const c = { agent: this.agent, transcript: this.transcript, keeper: this.keeper, signIn: this.signIn, folderName: this.folder.name };
+    return newSession({ ...c, agentName: this.agentName, changed: () => this._onDidChange.fire(), ensureAgent: () => this.ensureAgent() });
   }
 
   /** Switch to another agent (or restart this one): stop, confirm, end the old process, start anew. */

@@ -54,9 +54,13 @@ export interface Scenario {
   steering?: 'acp' | 'goose';
   /**
    * claude-agent-acp 0.23.1 after a cancel: the next prompt is answered at once with `end_turn`,
-   * no content and a zero `usage`, while its work (the behaviour's `spawn` steps) runs on unseen.
+   * no content and a zero `usage`, while its work (the behaviour's `spawn` steps) runs on unseen
+   * (a `spawn` with `wait` ends before that answer: unseen work that has changed a file).
    */
   oneBehindAfterCancel?: boolean;
+  /** A file that keeps the count of prompts across this agent's processes, so that a restarted
+   *  agent goes on with the next behaviour (as a real agent's reopened session goes on). */
+  promptCountFile?: string;
   /** session/load, resume, list, close, delete and what they remember (sessions.ts). */
   sessions?: SessionsOptions;
   /** authMethods, auth_required until signed in, `authenticate`, `--login` (auth.ts). */

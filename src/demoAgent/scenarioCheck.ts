@@ -167,6 +167,7 @@ export const checkScenario = shape(
     stateUpdates: bool,
     steering: oneOf('acp', 'goose'),
     oneBehindAfterCancel: bool,
+    promptCountFile: str,
     sessions: shape({ load: bool, resume: bool, list: bool, pageSize: num, close: bool, delete: bool, file: str, seed: num, replayIntervalMs: num }),
     auth: shape(
       {

@@ -1,6 +1,7 @@
 // The agent side of ACP: initialize, session/new, session/prompt, session/cancel (and, with a
 // `sessions` block, session/load, resume, list, close, delete: sessions.ts); everything
 // else is -32601. Turns of one session run one at a time (goose: a second one is rejected).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { InitializeResponse } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 import { AuthGate } from './auth';
 import { DEMO_SESSION, demoBody } from './demo';
@@ -260,9 +261,9 @@ export class Agent implements TurnHost {
     this.book?.prompted(session.id, promptText(params.prompt));
     session.lateAtNextPrompt?.();
     session.lateAtNextPrompt = undefined;
-    const index = this.promptCount++;
+    const index = this.nextPromptIndex();
     const behaviour = this.recovered ? RECOVERED : this.scenario ? behaviourFor(this.scenario, index) : { steps: [] };
-    if (session.behind && !running) return this.answerOneBehind(id, session, behaviour);
+    if (session.behind && !running) return void this.answerOneBehind(id, session, behaviour);
     const body = this.scenario
       ? scriptedBody(behaviour, this)
       : demoBody(promptText(params.prompt), session.cwd, { first: index === 0, terminals: this.clientTerminals });
@@ -339,11 +340,24 @@ export class Agent implements TurnHost {
     answerSet(this.peer, id, outcome);
   }
 
-  /** The stale answer: at once, empty, zero usage; the prompt's tools start anyway, unseen. */
-  private answerOneBehind(id: Id, session: Session, behaviour: ReturnType<typeof behaviourFor>): void {
+  /** This prompt's place in the scenario: counted in this process, or across processes in the scenario's `promptCountFile`. */
+  private nextPromptIndex(): number {
+    const file = this.scenario?.promptCountFile;
+    if (!file) return this.promptCount++;
+    const index = Number(existsSync(file) ? readFileSync(file, 'utf8') : 0) || 0;
+    writeFileSync(file, String(index + 1));
+    return index;
+  }
+
+  /** The stale answer: at once, empty, zero usage; the prompt's tools start anyway, unseen (those with `wait` end first). */
+  private async answerOneBehind(id: Id, session: Session, behaviour: ReturnType<typeof behaviourFor>): Promise<void> {
     session.behind = false;
     const unseen = {};
-    for (const step of behaviour.steps) if ('spawn' in step) void this.tools.start(step.spawn, unseen, false, step.toolCallId);
+    for (const step of behaviour.steps) {
+      if (!('spawn' in step)) continue;
+      const done = this.tools.start(step.spawn, unseen, false, step.toolCallId);
+      if (step.wait) await done;
+    }
     this.rec.event('answered-one-behind', { requestId: id, sessionId: session.id });
     this.peer.respond(id, {
       stopReason: 'end_turn',

@@ -81,10 +81,10 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     behaviour:
       'Answers `cancelled` quickly; starts one Claude Code process per session and ignores stdin closing. Answers the prompt after a cancel one turn behind: at once, `end_turn`, no content, zero usage, while it goes on working unseen.',
     handling:
-      "Never takes its per-session process for a leftover. Recognises the one-turn-behind answer, says so, gives the prompt back and restarts the agent (ending the unseen work); `sendPrompt` resolves `{ status: 'failed', outOfStep: true, recovery }`.",
-    scenarios: ['one-behind-after-cancel'],
+      "Never takes its per-session process for a leftover. Recognises the one-turn-behind answer, restarts the agent (ending the unseen work) in the same session and sends the prompt again by itself when the checkpoint shows that nothing changed (`sendPrompt`: the second turn's result with `sentTwice: true`); otherwise gives the prompt back beside the changed files and *Undo* (`{ status: 'failed', outOfStep: true, recovery, changedFiles }`).",
+    scenarios: ['one-behind-after-cancel', 'one-behind-resend', 'one-behind-edits'],
     preset: 'claude',
-    outOfStep: 'restart',
+    outOfStep: 'resend',
   },
   {
     agent: 'gemini-cli',
@@ -159,4 +159,7 @@ export function knownAgentsMarkdown(): string {
 }
 
 /** What Reins does when it sees the signature (per agent, from its quirk entry). */
-export type OutOfStepRecovery = 'restart' | 'none';
+/** `resend`: restart in the same session and send the prompt again when the checkpoint shows the
+ *  unseen work changed nothing (outOfStepRecovery.ts), else give it back; `restart`: restart and
+ *  give it back; `none`: say so only. */
+export type OutOfStepRecovery = 'resend' | 'restart' | 'none';

@@ -31,8 +31,10 @@ export function looksOutOfStep(t: TurnFacts): boolean {
   return t.afterStop && t.stopReason === 'end_turn' && isZeroUsage(t.usage);
 }
 
-/** The recovery for an agent: its settings entry wins; else the quirk table (knownAgents.ts); else tell the user only. */
-export function outOfStepRecovery(agentInfo: { name?: string; version?: string } | undefined, configured?: OutOfStepRecovery): OutOfStepRecovery {
-  if (configured) return configured;
+const RECOVERIES: readonly unknown[] = ['resend', 'restart', 'none'] satisfies OutOfStepRecovery[];
+
+/** The recovery for an agent: its settings entry wins (when it names one: it arrives unchecked); else the quirk table (knownAgents.ts); else tell the user only. */
+export function outOfStepRecovery(agentInfo: { name?: string; version?: string } | undefined, configured?: unknown): OutOfStepRecovery {
+  if (RECOVERIES.includes(configured)) return configured as OutOfStepRecovery;
   return knownRows(agentInfo).find((k) => k.outOfStep)?.outOfStep ?? 'none';
 }

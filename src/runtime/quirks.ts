@@ -10,6 +10,7 @@ export interface QuirkSettings {
   /** Dotted path into a session_info_update's `_meta` whose value `null` means idle. */
   idleSignalMetaPath?: string;
   /** What to do when the agent answers one turn behind after a stop (see outOfStep.ts):
+   *  'resend' (restart in the same session, the prompt again when nothing changed: outOfStepRecovery.ts),
    *  'restart' it at once, or 'none' (tell the user, who can restart). Default: per agent, measured. */
   outOfStepRecovery?: OutOfStepRecovery;
   /** The method that takes text into a running turn, for an agent that offers one without

@@ -17,7 +17,7 @@ import { undoBlocked, undoConfirmation, type ShownChange, type UndoAdmission } f
 
 /** Diff tabs opened at most; the dialog names every file. */
 const MAX_DIFFS = 10;
-const UNDO_LABEL = "Undo This Turn's Changes";
+export const UNDO_LABEL = "Undo This Turn's Changes";
 
 export interface UndoHost {
   readonly folder: vscode.WorkspaceFolder;
@@ -64,6 +64,12 @@ export class TurnUndo implements vscode.Disposable {
   /** The files changed since the checkpoint (none without one). */
   async changes(): Promise<FileChange[]> {
     return (await this.checkpoint?.changes()) ?? [];
+  }
+
+  /** What changed since the last prompt's checkpoint, and which kind it is (a files checkpoint misses tools' writes); undefined without one. */
+  async changedSince(): Promise<{ kind: Checkpoint['kind']; changed: string[] } | undefined> {
+    const checkpoint = this.checkpoint;
+    return checkpoint && { kind: checkpoint.kind, changed: (await checkpoint.changes()).map((c) => c.relative) };
   }
 
   /** After a stop: say what the stopped turn changed, with the button, first among the choices. */

@@ -4,7 +4,12 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertAnsweredAfterStop, flaggedOutOfStep } from './afterStop';
+import { execFileSync } from 'node:child_process';
+import { recoverOutOfStep } from '../../src/runtime/outOfStepRecovery';
+import type { TurnResult } from '../../src/runtime/turnMachine';
+import { takeCheckpoint } from '../../src/undo/checkpoint/takeCheckpoint';
+import { assertAnsweredAfterStop, flaggedOutOfStep, taggedPrompt } from './afterStop';
+import { PLAIN_ANSWER } from './fakeModel';
 import { approveAll, finish, measured, model, selectedAgents, sleepsOf, startAgent, useRealAgents, type Live } from './harness';
 import { sleep, waitFor } from '../support/helpers';
 
@@ -18,6 +23,13 @@ async function stopDuringTool(l: Live) {
   assert.equal(report.outcome, 'aborted', JSON.stringify(report));
   await waitFor('sleep 37 ended', () => sleepsOf(l.setup.root).length === 0, 3000);
   return report;
+}
+
+/** `cwd` as a git checkout with one commit (the git checkpoint sees every change in it). */
+function gitCheckout(cwd: string): void {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'before the agent');
 }
 
 (selectedAgents(['claude']).length ? describe : describe.skip)('real agents: claude-agent-acp', function () {
@@ -54,6 +66,46 @@ async function stopDuringTool(l: Live) {
         5000,
       );
     }
+    await finish(this.test!.fullTitle());
+  });
+
+  it('the prompt answered one turn behind is recovered: restarted in the same session, sent again by itself (the checkpoint shows nothing changed)', async function () {
+    // The workspace is a git checkout, as the recovery needs to see that nothing changed.
+    const l = await startAgent('claude', { beforeStart: (setup) => gitCheckout(setup.cwd) });
+    approveAll(l.rt);
+    await stopDuringTool(l);
+    // FolderConversation takes it before each prompt (undo/turnUndo.ts).
+    const checkpoint = await takeCheckpoint(l.setup.cwd);
+    const first = await l.rt.prompt(taggedPrompt('again', 'r1'));
+    assert.ok(flaggedOutOfStep(first), `not one turn behind this time: ${JSON.stringify(first)}`);
+    const sessionId = l.rt.sessionId;
+    let next: Live | undefined;
+    const t0 = Date.now();
+    const outcome = await recoverOutOfStep<Live, TurnResult>({
+      sessionId,
+      restart: async () => {
+        // As Restart Agent does: the routine (nothing runs), then the whole tree ends, unseen work included.
+        await l.rt.shutdown('replace-session');
+        l.rt.dispose();
+        next = await startAgent('claude', { again: { setup: l.setup, reopen: { sessionId: sessionId!, keepTranscript: true } } });
+        approveAll(next.rt);
+        return next;
+      },
+      sessionOf: (agent) => agent.rt.sessionId,
+      changes: async () => ({ kind: checkpoint.kind, changed: (await checkpoint.changes()).map((c) => c.relative) }),
+      resend: (agent) => agent.rt.prompt(taggedPrompt('again', 'r1')),
+    });
+    measured('claude', 'out of step → restarted, reopened, sent again, answered', Date.now() - t0);
+    // Sabotage (the restart reopening no session: `reopen` left out): "{"kind":"given-back","reason":"session-lost","changedFiles":[]}".
+    assert.equal(outcome.kind, 'resent', JSON.stringify(outcome));
+    assert.ok(next, 'restarted');
+    const reopened = next.log.lines.filter((line) => /→ \S+ request session\/(resume|load) /.test(line) && line.includes(sessionId!));
+    assert.equal(reopened.length, 1, `the session reopened once: ${JSON.stringify(reopened)}`);
+    // claude-agent-acp 0.23.1 offers session/resume (`sessionCapabilities.resume`), which Reins prefers while it shows the conversation.
+    assert.match(reopened[0]!, /request session\/resume /);
+    assert.deepEqual(outcome.result, { kind: 'completed', stopReason: 'end_turn' }, JSON.stringify(outcome.result));
+    const expected = `${PLAIN_ANSWER} tag=r1`;
+    await waitFor('the answer to the prompt sent again', () => next!.chunks.join('').trim() === expected, 3000);
     await finish(this.test!.fullTitle());
   });
 

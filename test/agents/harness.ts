@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AgentRuntime, defaultRuntimeSettings, type PendingPermission, type RuntimeSettings } from '../../src/runtime/agentRuntime';
+import type { ReopenRequest } from '../../src/runtime/sessionSwitch';
 import { MemoryLogger } from '../../src/util/logger';
 import { nth, sleep, waitFor } from '../support/helpers';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';
@@ -58,10 +59,12 @@ export interface StartOptions {
   ownHelpers?: boolean;
   /** Changes to the agent's folders before it starts (e.g. a project settings file). */
   beforeStart?: (setup: AgentSetup) => void;
+  /** Start again in an ended agent's folders (its HOME keeps its sessions), reopening this session. */
+  again?: { setup: AgentSetup; reopen: ReopenRequest };
 }
 
 export async function startAgent(name: AgentName, opts: StartOptions = {}): Promise<Live> {
-  const setup = prepareAgent(name, model().url);
+  const setup = opts.again?.setup ?? prepareAgent(name, model().url);
   if (opts.ownHelpers) {
     setup.args = [join(repoRoot(), 'test', 'agents', 'ownHelpers.mjs'), setup.command, ...setup.args];
     setup.command = process.execPath;
@@ -78,6 +81,7 @@ export async function startAgent(name: AgentName, opts: StartOptions = {}): Prom
     // Verbose: the assertions read what actually went over the wire from the trace.
     trace: () => 'verbose',
     clientInfo: { name: 'reins-interop', version: '0' },
+    reopen: opts.again?.reopen,
   });
   const chunks: string[] = [];
   rt.onUpdate((n) => {

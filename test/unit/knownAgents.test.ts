@@ -84,7 +84,7 @@ describe('agent quirks: the one table', () => {
   });
 
   it('the out-of-step recovery comes from the table', () => {
-    assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }), 'restart');
+    assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }), 'resend');
     assert.equal(outOfStepRecovery({ name: 'goose' }), 'none');
   });
 });

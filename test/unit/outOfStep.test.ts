@@ -19,8 +19,8 @@ describe('out of step: the signature', () => {
 });
 
 describe('out of step: recovery per agent', () => {
-  it('restarts claude-agent-acp 0.23 (measured), tells the user only for others', () => {
-    assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }), 'restart');
+  it('recovers claude-agent-acp 0.23 fully (measured), tells the user only for others', () => {
+    assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }), 'resend');
     assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.24.0' }), 'none');
     assert.equal(outOfStepRecovery({ name: 'reins-scripted-agent', version: '1.0.0' }), 'none');
     assert.equal(outOfStepRecovery(undefined), 'none');
@@ -28,5 +28,12 @@ describe('out of step: recovery per agent', () => {
   it("the agent's settings entry wins", () => {
     assert.equal(outOfStepRecovery({ name: 'reins-scripted-agent' }, 'restart'), 'restart');
     assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }, 'none'), 'none');
+    assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }, 'restart'), 'restart');
+    assert.equal(outOfStepRecovery({ name: 'reins-scripted-agent' }, 'resend'), 'resend');
+  });
+  // The entry arrives as the user typed it (config.ts): a value that is no recovery is no recovery.
+  it('a setting that names no recovery is ignored', () => {
+    assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }, 'Resend'), 'resend');
+    assert.equal(outOfStepRecovery({ name: 'reins-scripted-agent' }, 42), 'none');
   });
 });
