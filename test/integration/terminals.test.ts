@@ -135,7 +135,7 @@ describe('terminals (issue 9)', function () {
     await waitFor('the card to say how it ended', async () => /killed by SIG/.test((await card('serve'))?.terminal?.exited ?? ''));
   });
 
-  // Sabotage (the `endAll('new session')` line in AgentRuntime.newSession removed), this test
+  // Sabotage (the endTerminals step of CurrentSession.replace removed), this test
   // printed, in code-server:
   //   AssertionError [ERR_ASSERTION]: still running after New Session: ["sleep 47.1"]
   it('nothing is left running after New Session', async () => {

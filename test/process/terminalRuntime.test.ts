@@ -79,7 +79,7 @@ describe('terminals through the runtime (scripted agent)', function () {
     });
     const init = firstReceived(readRecord(record), 'initialize').msg.params;
     assert.equal(init.clientCapabilities.terminal, true);
-    assert.deepEqual(await rt.prompt('run'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('run'), { kind: 'completed', stopReason: 'end_turn' });
     const r = replies(record);
     assert.deepEqual(
       r.map((x) => x.method),
@@ -111,9 +111,9 @@ describe('terminals through the runtime (scripted agent)', function () {
       { prompts: [{ steps: [{ tool: { id: 'tc1', title: 'Serve', kind: 'execute' } }, term({ command: 'sleep 36.1' }, 't1', 'tc1'), { hang: true }] }] },
       { leftoverProcesses: 'ask' },
     );
-    const turn = rt.prompt('serve');
+    const turn = rt.turns.prompt('serve');
     await waitFor('the terminal', async () => (await sleeping('sleep 36.1')).length > 0);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
     const found = await report.leftoversFound;
     assert.ok(
@@ -121,18 +121,18 @@ describe('terminals through the runtime (scripted agent)', function () {
       `the stopped turn's terminal is its leftover: ${JSON.stringify(found.map((p) => p.command))}`,
     );
     assert.equal((await turn).kind, 'stopped');
-    const ended = await rt.endLeftovers();
+    const ended = await rt.turns.endLeftovers();
     assert.ok(ended.some((p) => p.command === 'sleep 36.1'));
     await waitFor('the terminal to end', async () => (await sleeping('sleep 36.1')).length === 0);
   });
 
   it("a terminal from an earlier, finished turn is not the stopped turn's leftover", async () => {
     const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 36.2' }, 'early')] }, { steps: [{ hang: true }] }] }, { leftoverProcesses: 'ask' });
-    await rt.prompt('start it');
+    await rt.turns.prompt('start it');
     await running('sleep 36.2');
-    const turn = rt.prompt('then hang');
-    await waitFor('the second turn', async () => rt.turn.phase === 'running');
-    const report = await rt.stop('user');
+    const turn = rt.turns.prompt('then hang');
+    await waitFor('the second turn', async () => rt.turns.turn.phase === 'running');
+    const report = await rt.turns.stop('user');
     assert.deepEqual(
       (await report.leftoversFound).map((p) => p.command),
       [],
@@ -141,16 +141,16 @@ describe('terminals through the runtime (scripted agent)', function () {
     assert.equal((await sleeping('sleep 36.2')).length, 1, 'left to its session');
   });
 
-  // Sabotage (the `endAll('new session')` line in AgentRuntime.newSession removed), this test
+  // Sabotage (the endTerminals step of CurrentSession.replace removed), this test
   // printed: AssertionError: sleep 37.1 still running after New Session.
   it("New Session ends the old session's terminals; their ids are refused in the new one, saying why", async () => {
     const { rt, record, log } = await start({
       prompts: [{ steps: [term({ command: 'sleep 37.1' }, 't1'), { text: 'started' }] }, { steps: [{ terminal: { output: 't1' } }] }],
     });
-    await rt.prompt('start');
+    await rt.turns.prompt('start');
     await running('sleep 37.1');
     assert.equal((await sleeping('sleep 37.1')).length, 1, 'runs after its turn ended');
-    await rt.newSession();
+    await rt.session.renew();
     const left = await sleeping('sleep 37.1');
     assert.deepEqual(
       left.map((p) => p.command),
@@ -161,7 +161,7 @@ describe('terminals through the runtime (scripted agent)', function () {
       log.lines.some((l) => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 37\.1`/.test(l)),
       log.lines.join('\n'),
     );
-    await rt.prompt('ask about it');
+    await rt.turns.prompt('ask about it');
     const last = replies(record).pop()!;
     assert.equal(last.error?.data?.reason, 'unknown-terminal');
     assert.match(last.error?.message ?? '', /was ended with its session \(new session\)/);
@@ -172,7 +172,7 @@ describe('terminals through the runtime (scripted agent)', function () {
   // after Force Stop; the crash test below: Error: timed out after 10000 ms waiting for the terminal to end.
   it('Force Stop ends the terminals with the agent', async () => {
     const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 38.1' }, 't1'), { hang: true }] }] });
-    const turn = rt.prompt('go');
+    const turn = rt.turns.prompt('go');
     await waitFor('the terminal', async () => (await sleeping('sleep 38.1')).length > 0);
     await rt.forceStop();
     await turn;
@@ -187,7 +187,7 @@ describe('terminals through the runtime (scripted agent)', function () {
   it("an agent that crashes does not leave its terminals running (they are Reins' children, not its own)", async () => {
     const { rt, record, log } = await start({ prompts: [{ steps: [term({ command: 'sleep 39.1' }, 't1'), { sleepMs: 200 }, { crash: { code: 3 } }] }] });
     const exited = new Promise<void>((resolve) => rt.onExit(() => resolve()));
-    await rt.prompt('crash');
+    await rt.turns.prompt('crash');
     await exited;
     await waitFor('the terminal to end', async () => (await sleeping('sleep 39.1')).length === 0);
     await waitFor('the log line', async () => log.lines.some((l) => /the agent exited: ended 1 running terminal\(s\): term-\d+ `sleep 39\.1`/.test(l)));
@@ -206,7 +206,7 @@ describe('terminals through the runtime (scripted agent)', function () {
 
   it('shutdown (deactivation, folder removal) ends the terminals', async () => {
     const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 40.1' }, 't1'), { text: 'ok' }] }] });
-    await rt.prompt('start');
+    await rt.turns.prompt('start');
     await running('sleep 40.1');
     await rt.shutdown('deactivate', 200);
     assert.deepEqual(await sleeping('sleep 40.1'), []);
