@@ -166,10 +166,9 @@ export interface ApiConversation {
   readonly runtime:
     | {
         readonly phase: string;
-        readonly sessionId: string | undefined;
         readonly pid: number | undefined;
-        readonly lastStopReport: StopReport | undefined;
-        readonly sent: { prompts: number; cancels: number };
+        readonly session: { readonly id: string | undefined };
+        readonly turns: { readonly lastStopReport: StopReport | undefined; readonly sent: { prompts: number; cancels: number } };
       }
     | undefined;
   readonly transcript: { readonly entries: TranscriptEntry[] };
@@ -185,15 +184,15 @@ export function apiState(c: ApiConversation, inSight: boolean): ReinsState {
     agent: c.agentName,
     agentPhase: c.runtime?.phase,
     turn: status.turn,
-    sessionId: c.runtime?.sessionId,
+    sessionId: c.runtime?.session.id,
     pid: c.runtime?.pid,
     canSend: status.canSend,
     canStop: status.canStop,
     transcript: c.transcript.entries,
-    lastStop: c.runtime?.lastStopReport,
+    lastStop: c.runtime?.turns.lastStopReport,
     lastRestoredInput: c.input.last,
     queued: status.queued,
-    sent: { ...(c.runtime?.sent ?? { prompts: 0, cancels: 0 }) },
+    sent: { ...(c.runtime?.turns.sent ?? { prompts: 0, cancels: 0 }) },
     session: status.session,
     ...(status.waitingOn !== undefined && { waitingOn: status.waitingOn }),
     inSight,

@@ -116,7 +116,7 @@ export function updateContextKeys(reins: Conversations): void {
   set('reins.stopUnverified', status?.turn === 'unverified');
   set('reins.agentRunning', phase === 'ready' || phase === 'starting');
   set('reins.hasSession', s !== undefined);
-  const config = s?.runtime?.sessionConfig;
+  const config = s?.runtime?.session.controls.config;
   set('reins.hasModes', config?.hasModes === true);
   set('reins.hasModels', config?.hasModels === true);
   set('reins.hasConfigOptions', config?.hasOptions === true);

@@ -65,8 +65,8 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
         const rt = s.runtime;
         if (rt && !watched.has(rt)) {
           watched.add(rt);
-          rt.onStop((report) => onDidStop.fire(report));
-          rt.onLeftovers((report) => onDidFindLeftovers.fire(report));
+          rt.turns.onStop((report) => onDidStop.fire(report));
+          rt.turns.onLeftovers((report) => onDidFindLeftovers.fire(report));
         }
       }
     });
@@ -80,7 +80,7 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
       onDidFindLeftovers: onDidFindLeftovers.event,
       revivePanel: (panel, state) => revivePanel(created, panel, state),
       answerPermission(requestId, optionId, folder) {
-        return conversationOf(folder)?.runtime?.respondPermission(requestId, optionId) ?? false;
+        return conversationOf(folder)?.runtime?.turns.respondPermission(requestId, optionId) ?? false;
       },
       answerElicitation(requestId, action, input, folder) {
         const c = conversationOf(folder);

@@ -54,7 +54,7 @@ function fromLine(outcome: LineOutcome): CheckoutTurn {
 
 /** What a folder conversation's line needs of it. */
 export interface LineOwner {
-  runtime(): { readonly name: string; readonly turn: TurnState } | undefined;
+  runtime(): { readonly name: string; readonly turns: { readonly turn: TurnState } } | undefined;
   agentName(): string;
   giveBack(text: string, why: string, files: string[]): void;
   changed(): void;
@@ -66,7 +66,7 @@ export function checkoutLine(lock: CheckoutAdmission, owner: LineOwner): Checkou
     take: () => lock.take(owner.runtime()?.name ?? owner.agentName()),
     release: () => void lock.release(),
     ownTurnBusy: () => {
-      const turn = owner.runtime()?.turn;
+      const turn = owner.runtime()?.turns.turn;
       return !!turn && (turnActive(turn) || turn.phase === 'unverified');
     },
     unverifiedText,

@@ -14,9 +14,9 @@ type BusyChoice = Exclude<WhenBusy, 'ask'>;
 /** What to do with the prompt: `whenBusy` as given, or (ask) the user's answer; no answer keeps the text. */
 async function chooseWhenBusy(whenBusy: WhenBusy, rt: AgentRuntime, folderName: string): Promise<BusyChoice> {
   if (whenBusy !== 'ask') return whenBusy;
-  const steer = rt.waiting.steerMethod ? ['Steer'] : [];
+  const steer = rt.turns.waiting.steerMethod ? ['Steer'] : [];
   const choice = await askModal(
-    `${rt.name} is running a turn in ${folderName}${rt.waitingOn ? ' and waits for your answer there' : ''}.`,
+    `${rt.name} is running a turn in ${folderName}${rt.turns.waitingOn ? ' and waits for your answer there' : ''}.`,
     {
       detail: `Queue: send it when the turn ends by itself.${steer.length ? ' Steer: add it to the running turn without stopping it.' : ''} Stop and Send: stop the turn, then send it.`,
     },
@@ -43,11 +43,11 @@ type Behind =
 async function steerOrQueue(rt: AgentRuntime, choice: 'queue' | 'steer', text: string, files?: string[]): Promise<Behind> {
   let note: BusyNote = { queued: true };
   if (choice === 'steer') {
-    const outcome = files?.length ? { delivered: false as const, why: 'attached files go with a prompt of their own' } : await rt.waiting.steer(text);
+    const outcome = files?.length ? { delivered: false as const, why: 'attached files go with a prompt of their own' } : await rt.turns.waiting.steer(text);
     if (outcome.delivered) return { kind: 'steered', turnId: outcome.turnId };
     note = { queued: true, fellBackTo: 'queue', fallbackReason: outcome.why };
   }
-  const enqueued = await rt.enqueue(text, files);
+  const enqueued = await rt.turns.enqueue(text, files);
   if (enqueued.queued) return { kind: 'queued', result: enqueued.result, note };
   if ('notSent' in enqueued) return { kind: 'not-sent', why: enqueued.notSent };
   // No turn runs or waits any more: stopping joins the stop; idle (it ended meanwhile) sends now.
@@ -93,7 +93,7 @@ export async function promptWhileBusy(
 ): Promise<SendResult | undefined> {
   const choice = await chooseWhenBusy(whenBusy, rt, folderName);
   if (choice === 'keep') {
-    const waitingOn = rt.waitingOn;
+    const waitingOn = rt.turns.waitingOn;
     if (waitingOn === undefined) {
       host.giveBack('A turn was running; your prompt was not sent.');
       return { status: 'not-sent', reason: 'a turn is running' };
@@ -108,7 +108,7 @@ export async function promptWhileBusy(
     if (behind.kind !== 'join-stop') return behindResult(behind, host);
   }
   // "Send now": stop, confirm, then send, through the one routine.
-  const report = await rt.stop('send-now');
+  const report = await rt.turns.stop('send-now');
   if (report.outcome === 'abort-unverified') {
     host.giveBack('The running turn did not confirm its stop, so your prompt was not sent.');
     return { status: 'not-sent', reason: 'the previous turn did not confirm its stop' };

@@ -8,7 +8,7 @@ import type { TurnState } from '../runtime/turnMachine';
 
 /** What the lock follows of a runtime. */
 export interface AdmittedRuntime {
-  readonly turn: TurnState;
+  readonly turns: { readonly turn: TurnState };
   onDidChangeState(listener: () => void): Disposable;
 }
 
@@ -59,7 +59,7 @@ export class CheckoutAdmission {
     // Only an end releases: the lock is taken just before the prompt, while the turn is still idle.
     let busy = false;
     const sync = () => {
-      const phase = rt.turn.phase;
+      const phase = rt.turns.turn.phase;
       if (phase === 'idle' && !busy) return;
       busy = phase !== 'idle';
       void this.step(async (root) => {

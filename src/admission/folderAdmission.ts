@@ -12,7 +12,7 @@ import type { TurnState } from '../runtime/turnMachine';
 export interface AdmissionMember {
   readonly name: string;
   readonly phase: RuntimePhase;
-  readonly turn: TurnState;
+  readonly turns: { readonly turn: TurnState };
 }
 
 export type Admission<M extends AdmissionMember = AdmissionMember> = { open: true } | { open: false; why: 'running' | 'unverified'; holder: M };
@@ -36,7 +36,7 @@ export class FolderAdmission<M extends AdmissionMember = AdmissionMember> {
     let running: M | undefined;
     for (const [member, memberFolder] of this.members) {
       if (!overlaps(folder, memberFolder)) continue;
-      const phase = member.turn.phase;
+      const phase = member.turns.turn.phase;
       if (phase === 'unverified') return { open: false, why: 'unverified', holder: member };
       if (phase === 'idle' || member === candidate || member.phase !== 'ready') continue;
       running ??= member;

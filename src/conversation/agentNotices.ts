@@ -52,13 +52,15 @@ export const UNVERIFIED_ACTIONS: NoticeAction[] = [
 export function noticeAgentEvents(rt: AgentRuntime, host: NoticeHost): vscode.Disposable {
   const d = new DisposableStore();
   d.add(
-    rt.onTurnEnded(({ text, result }) => (result.kind === 'completed' && result.outOfStep ? onOutOfStep(rt, host, text) : onTurnEnded(rt, host, text, result))),
+    rt.turns.onTurnEnded(({ text, result }) =>
+      result.kind === 'completed' && result.outOfStep ? onOutOfStep(rt, host, text) : onTurnEnded(rt, host, text, result),
+    ),
   );
-  d.add(rt.onStop((report) => onStop(host, report)));
+  d.add(rt.turns.onStop((report) => onStop(host, report)));
   // Queued prompts the running turn did not end by itself for: all of them back, in order, as one text.
-  d.add(rt.waiting.onReleased(({ texts, files, why }) => host.giveBack(joinGivenBack(texts), releasedText(texts.length, why), files)));
-  d.add(rt.waiting.onSteered(({ text }) => host.transcript.notice('info', `Steered into the running turn: ${quoteLine(text)}`)));
-  d.add(rt.onLeftovers((report) => onLeftovers(host, report)));
+  d.add(rt.turns.waiting.onReleased(({ texts, files, why }) => host.giveBack(joinGivenBack(texts), releasedText(texts.length, why), files)));
+  d.add(rt.turns.waiting.onSteered(({ text }) => host.transcript.notice('info', `Steered into the running turn: ${quoteLine(text)}`)));
+  d.add(rt.turns.onLeftovers((report) => onLeftovers(host, report)));
   d.add(
     rt.onExit(({ requested }) => {
       // Its Check Again / Force Stop / End Them buttons act on a process that is gone.

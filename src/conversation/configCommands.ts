@@ -31,7 +31,7 @@ export function registerConfigCommands(reins: Conversations): vscode.Disposable[
     }
     const rt = await readyRuntime(conversationFor(reins, folder));
     if ('error' in rt) return { status: 'failed', error: rt.error };
-    return rt.setConfigOption(configId, value);
+    return rt.session.controls.set(configId, value);
   };
 
   /** One picker: the values of `configId`, the current one marked; the choice is set at once. */
@@ -42,7 +42,7 @@ export function registerConfigCommands(reins: Conversations): vscode.Disposable[
       reins.say(s, 'error', `${capital(rt.error)}.`);
       return { status: 'failed', error: rt.error };
     }
-    const config = rt.sessionConfig;
+    const config = rt.session.controls.config;
     const choices = config?.choices(configId) ?? [];
     if (choices.length === 0) {
       reins.say(s, 'info', `${rt.name} offers no ${what} choice.`);
@@ -56,7 +56,7 @@ export function registerConfigCommands(reins: Conversations): vscode.Disposable[
       matchOnDetail: true,
     });
     if (!picked || picked.choice === undefined) return undefined;
-    return report(reins, s, rt, await rt.setConfigOption(option?.id ?? configId, picked.choice.value));
+    return report(reins, s, rt, await rt.session.controls.set(option?.id ?? configId, picked.choice.value));
   };
 
   return [
@@ -81,9 +81,9 @@ async function pickOption(
     reins.say(s, 'error', `${capital(rt.error)}.`);
     return { status: 'failed', error: rt.error };
   }
-  const options = (rt.sessionConfig?.summaries() ?? []).filter((o) => o.settable);
+  const options = (rt.session.controls.config?.summaries() ?? []).filter((o) => o.settable);
   // Agents with only the older modes still have one option: the mode.
-  if (options.length === 0 && rt.sessionConfig?.hasModes) return pick('mode', 'mode', folder);
+  if (options.length === 0 && rt.session.controls.config?.hasModes) return pick('mode', 'mode', folder);
   if (options.length === 0) {
     reins.say(s, 'info', `${rt.name} offers no session options.`);
     return { status: 'failed', error: `${rt.name} offers no session options` };

@@ -157,7 +157,7 @@ export class FolderAgent implements vscode.Disposable {
     // Updates, prompts, cancelled tools, terminal output, permissions: straight into the transcript.
     d.add(feedTranscript(rt, this.host.transcript));
     // reins.followAgent: the editor opens the files the agent's tool calls name.
-    d.add(followAgent(rt, this.host.folder, this.host.log));
+    d.add(followAgent(rt.session, this.host.folder, this.host.log));
     // fs/* size limits, each file the agent writes listed in this turn's "Files written" entry,
     // and open documents read and written in the editor.
     // The checkpoint saves each file before the agent's first write (outside git).
@@ -165,8 +165,8 @@ export class FolderAgent implements vscode.Disposable {
     // MCP servers this agent cannot take (http or sse without the capability): said once.
     d.add(watchMcpSkips(rt, this.host.transcript));
     // After the feed: the permission's card is in the transcript when the panel is revealed.
-    d.add(rt.onPermission(() => this.host.needsAttention()));
-    d.add(rt.elicitations.onRequest(() => this.host.needsAttention()));
+    d.add(rt.turns.permissions.onRequest(() => this.host.needsAttention()));
+    d.add(rt.turns.elicitations.onRequest(() => this.host.needsAttention()));
     // What the turn's end, a stop, leftovers and an exit mean to the user (agentNotices.ts).
     d.add(
       noticeAgentEvents(rt, {
@@ -182,7 +182,7 @@ export class FolderAgent implements vscode.Disposable {
       }),
     );
     // Offered first after a stop (after its notice): what the stopped turn changed, and the way back.
-    d.add(rt.onStop((r) => r.outcome !== 'abort-unverified' && !r.noop && void this.host.undo.offerAfterStop()));
+    d.add(rt.turns.onStop((r) => r.outcome !== 'abort-unverified' && !r.noop && void this.host.undo.offerAfterStop()));
   }
 
   /** What recovers this agent when it answers one turn behind (its settings entry, else measured per agent). */

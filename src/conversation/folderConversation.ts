@@ -133,7 +133,7 @@ export class FolderConversation implements vscode.Disposable {
     const verdict = this.admission.check(this.admissionPath, rt);
     const other = verdict.open ? await this.checkoutAdmission?.check() : undefined;
     return {
-      turn: rt?.turn.phase ?? ('idle' as const),
+      turn: rt?.turns.turn.phase ?? ('idle' as const),
       agentName: rt?.name ?? this.agentName,
       gate: !verdict.open
         ? { open: false as const, why: verdict.why, holder: verdict.holder.name }
@@ -174,7 +174,7 @@ export class FolderConversation implements vscode.Disposable {
 
   status(): PanelStatus {
     const rt = this.runtime;
-    const turn = rt?.turn ?? { phase: 'idle' as const };
+    const turn = rt?.turns.turn ?? { phase: 'idle' as const };
     const status = deriveStatus({
       agentName: this.agentName,
       demo: this.agent.chosen?.demo ?? true,
@@ -185,16 +185,16 @@ export class FolderConversation implements vscode.Disposable {
       gate: this.admission.check(this.admissionPath, rt),
       line: this.line?.view,
       now: Date.now(),
-      permissionPending: (rt?.pendingPermissions.length ?? 0) > 0,
-      elicitationPending: rt?.waitingOn === 'elicitation',
+      permissionPending: (rt?.turns.permissions.list().length ?? 0) > 0,
+      elicitationPending: rt?.turns.waitingOn === 'elicitation',
     });
     // What the agent said about its session: mode, model, slash commands, title, usage. Only
     // while it runs: an exited agent's mode and commands are not the next process's.
     return {
       ...status,
-      session: rt?.phase === 'ready' ? rt.sessionConfig?.view() : undefined,
-      queued: rt?.waiting.list ?? [],
-      canSteer: rt?.phase === 'ready' && rt.waiting.steerMethod !== undefined,
+      session: rt?.phase === 'ready' ? rt.session.controls.config?.view() : undefined,
+      queued: rt?.turns.waiting.list ?? [],
+      canSteer: rt?.phase === 'ready' && rt.turns.waiting.steerMethod !== undefined,
       whenBusy: whenBusySetting(),
       checkoutWait: this.line?.view,
     };
@@ -213,7 +213,7 @@ export class FolderConversation implements vscode.Disposable {
     }
     let rt = this.runtime;
     // Prompts wait for another window: this one goes after them (the checkout step below), not into this turn.
-    if (rt && turnActive(rt.turn) && !this.line?.view) {
+    if (rt && turnActive(rt.turns.turn) && !this.line?.view) {
       // This folder's agent is busy: queue, steer, stop and send, or keep (busyPrompt.ts).
       const running = rt;
       const settled = await promptWhileBusy(running, whenBusy, this.folder.name, text, files, {
@@ -226,7 +226,7 @@ export class FolderConversation implements vscode.Disposable {
     let verdict = this.admission.check(this.admissionPath, rt);
     if (!verdict.open && verdict.why === 'running') {
       // Another agent runs a turn in this folder (or one nested with it): one at a time.
-      if (await stopForPrompt(whenBusy, verdict.holder, this.folder.name)) await verdict.holder.stop('send-now');
+      if (await stopForPrompt(whenBusy, verdict.holder, this.folder.name)) await verdict.holder.turns.stop('send-now');
       verdict = this.admission.check(this.admissionPath, rt);
     }
     if (!verdict.open) {
@@ -278,11 +278,11 @@ export class FolderConversation implements vscode.Disposable {
     // The checkpoint this turn's changes are measured from (Undo This Turn's Changes).
     await this.undo.beforePrompt();
     const flight = (this.inFlight = { text, files, ended: false });
-    const result = await rt.prompt(text, files).finally(() => {
+    const result = await rt.turns.prompt(text, files).finally(() => {
       if (this.inFlight === flight) this.inFlight = undefined;
     });
     // A prompt that never became a turn (not sent) lets the checkout go at once.
-    if (rt.turn.phase === 'idle' && result.kind === 'not-sent') void this.checkoutAdmission?.release();
+    if (rt.turns.turn.phase === 'idle' && result.kind === 'not-sent') void this.checkoutAdmission?.release();
     // Refused before it became a turn (an attached file gone, the agent not ready): no turn
     // ended, so it goes back from here, with its files.
     if (result.kind === 'not-sent' && !flight.ended) this.giveBack(text, `Not sent: ${result.why}.`, files);
@@ -308,14 +308,14 @@ export class FolderConversation implements vscode.Disposable {
     // Prompts waiting for another window go back to the input box; the turn, if one runs, stops too.
     const waited = this.line?.stop() ?? false;
     const rt = this.runtime;
-    if (waited && !(rt && turnActive(rt.turn))) return { ...nothingToStop(cause), evidence: 'the wait for another window ended' };
+    if (waited && !(rt && turnActive(rt.turns.turn))) return { ...nothingToStop(cause), evidence: 'the wait for another window ended' };
     if (!rt) return nothingToStop(cause);
-    return stopCommand(rt, cause, budgetMs);
+    return stopCommand(rt.turns, cause, budgetMs);
   }
 
   async checkAgain(): Promise<StopResult | undefined> {
     const rt = this.runtime;
-    return rt ? toStopResult(await rt.checkAgain()) : undefined;
+    return rt ? toStopResult(await rt.turns.checkAgain()) : undefined;
   }
 
   async forceStop(): Promise<StopResult | undefined> {
@@ -332,7 +332,7 @@ export class FolderConversation implements vscode.Disposable {
   }
 
   async endLeftovers(): Promise<void> {
-    const ended = (await this.runtime?.endLeftovers()) ?? [];
+    const ended = (await this.runtime?.turns.endLeftovers()) ?? [];
     if (ended.length > 0) this.transcript.notice('info', `Ended ${ended.length} leftover tool process${ended.length > 1 ? 'es' : ''}.`);
   }
 
@@ -352,7 +352,7 @@ export class FolderConversation implements vscode.Disposable {
     await this.agent.starting;
     const old = this.runtime;
     if (old) {
-      const report = await old.stop('replace-session');
+      const report = await old.turns.stop('replace-session');
       if (report.outcome === 'abort-unverified') {
         noticeNotReplaced(old, this.transcript, this.folder.name);
         return false;

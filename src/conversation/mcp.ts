@@ -29,7 +29,7 @@ export function mcpServersSetting(log: vscode.LogOutputChannel, say: (level: Not
 
 /** A notice in the panel, once per agent and server, for servers left out of its sessions. */
 export function watchMcpSkips(rt: AgentRuntime, transcript: Transcript): Disposable {
-  return rt.onMcpSkipped((skipped) => {
+  return rt.session.controls.onMcpSkipped((skipped) => {
     const fresh = skipped.filter((s) => {
       const key = `${rt.name}\0${s.name}\0${s.type}`;
       if (shownSkips.has(key)) return false;

@@ -35,7 +35,7 @@ export async function newSession(host: NewSessionHost): Promise<boolean> {
   }
   let report: StopReport;
   try {
-    report = await rt.newSession();
+    report = await rt.session.renew();
   } catch (error) {
     if (!isAuthRequired(error)) throw error;
     return newSessionNeedsSignIn(host, rt, error as Error);

@@ -60,9 +60,9 @@ async function resendOutOfStep(host: ResendHost, rt: AgentRuntime, text: string,
     `${outOfStepText(name)}: its answer belonged to the stopped turn, and it went on working on your prompt unseen. Reins restarts it in the same session (ending that work) and sends your prompt again if nothing changed.`,
   );
   const outcome = await recoverOutOfStep({
-    sessionId: rt.sessionId,
+    sessionId: rt.session.id,
     restart: () => host.restart(),
-    sessionOf: (agent) => agent.sessionId,
+    sessionOf: (agent) => agent.session.id,
     changes: () => host.changedSince(),
     resend: async (): Promise<SendResult> => {
       if (host.stops() !== stopsBefore) {

@@ -81,7 +81,7 @@ async function pickSession(reins: Conversations): Promise<void> {
     qp.hide();
     if (!item) return;
     if (item.isNew) return void vscode.commands.executeCommand('reins.newSession');
-    if (!item.sessionId || item.sessionId === s.runtime?.sessionId) return;
+    if (!item.sessionId || item.sessionId === s.runtime?.session.id) return;
     const result = await vscode.commands.executeCommand<LoadSessionResult>('reins.loadSession', item.sessionId, { folder: s.folder.uri });
     if (result?.status === 'failed' && !result.refused) s.say('warning', `Could not open the session: ${result.error}`);
   });
@@ -89,8 +89,8 @@ async function pickSession(reins: Conversations): Promise<void> {
 
 function items(s: FolderConversation, sessions: ListedSession[]): Item[] {
   const rt = s.runtime;
-  const caps = rt?.sessionCaps;
-  const current = rt?.sessionId;
+  const caps = rt?.session.switch.caps;
+  const current = rt?.session.id;
   // Agents without session/delete: only Reins' own list can lose an entry (it is only a memory).
   const removable = caps?.delete ? 'Delete this session' : caps && !caps.list ? 'Remove from this list' : undefined;
   return [
@@ -106,7 +106,7 @@ function items(s: FolderConversation, sessions: ListedSession[]): Item[] {
 }
 
 function placeholder(s: FolderConversation, count: number): string {
-  const caps = s.runtime?.sessionCaps;
+  const caps = s.runtime?.session.switch.caps;
   if (caps && !caps.load && !caps.resume) return `${s.agentName} cannot open earlier sessions: only a new one`;
   return count === 0 ? 'No earlier sessions' : `Open a session of ${s.agentName} (its turn, if one runs, is stopped first)`;
 }

@@ -1,7 +1,7 @@
 // The status bar item: idle, running, stopping, stop unverified. Derived from the active
 // folder's conversation each time something changes; clicking runs what helps in that state.
 //
-// One clear busy state (issue 10): while the conversation is in sight, its panel is where the
+// One clear busy state: while the conversation is in sight, its panel is where the
 // eye is (Send has become Stop, one line says what is happening), so the item does not say
 // "working" or "stopping" too; it does once the conversation is hidden or closed, where it is
 // the only sign that a turn runs. A stop that is not confirmed is shown either way: nothing new

@@ -13,7 +13,7 @@ export function answerElicitation(
   conversation: Pick<PanelConversation, 'runtime' | 'log'>,
   m: Extract<WebviewToHost, { type: 'elicitation' }>,
 ): ElicitationAnswerResult {
-  const elicitations = conversation.runtime?.elicitations;
+  const elicitations = conversation.runtime?.turns.elicitations;
   const request = elicitations?.get(m.requestId)?.request;
   if (!elicitations || !request) {
     conversation.log.info(`Panel: elicitation ${m.requestId} not answered: it no longer waits`);

@@ -178,17 +178,17 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
         return;
       case 'editQueued':
         // False: it went out (or back to the box) meanwhile, or the new text is empty.
-        if (!this.conversation.runtime?.waiting.edit(m.id, m.text))
+        if (!this.conversation.runtime?.turns.waiting.edit(m.id, m.text))
           this.conversation.log.info(`Panel: queued prompt #${m.id} not edited: it is no longer queued`);
         return;
       case 'removeQueued':
-        this.conversation.runtime?.waiting.remove(m.id); // not sent; its sendPrompt (if any) answers not-sent
+        this.conversation.runtime?.turns.waiting.remove(m.id); // not sent; its sendPrompt (if any) answers not-sent
         return;
       case 'stop':
         void this.conversation.stop('user');
         return;
       case 'permission':
-        this.conversation.runtime?.respondPermission(m.requestId, m.optionId);
+        this.conversation.runtime?.turns.respondPermission(m.requestId, m.optionId);
         return;
       case 'elicitation':
         answerElicitation(this.conversation, m);
@@ -218,7 +218,7 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
     this.setTitle();
     this.post({ type: 'status', status: this.conversation.status() });
     // While stopping, the status says how long ago the cancel went out: refresh it.
-    const stopping = this.conversation.runtime?.turn.phase === 'stopping';
+    const stopping = this.conversation.runtime?.turns.turn.phase === 'stopping';
     if (stopping && !this.ticker) {
       this.ticker = setInterval(() => this.post({ type: 'status', status: this.conversation.status() }), 500);
     } else if (!stopping && this.ticker) {
@@ -242,10 +242,10 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
 
   private onPanelClosed(): void {
     // An exit path: the panel that shows the turn is gone, so the turn stops (one routine).
-    const phase = this.conversation.runtime?.turn.phase;
+    const phase = this.conversation.runtime?.turns.turn.phase;
     // What the agent asks outside a turn (request-scoped) has nobody left to answer it either: after
     // the stop, whose routine answers what waits before its session/cancel.
-    const unanswered = () => this.conversation.runtime?.elicitations.cancelAll();
+    const unanswered = () => this.conversation.runtime?.turns.elicitations.cancelAll();
     if (phase === 'running' || phase === 'waiting') void this.conversation.stop('panel-closed').finally(unanswered);
     else unanswered();
     this.panelGone = true;
@@ -274,7 +274,7 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
 function panelTitle(conversation: PanelConversation): string {
   const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
   // The session's title, once the agent gave one (session_info_update).
-  const title = conversation.runtime?.phase === 'ready' ? conversation.runtime.sessionConfig?.sessionTitle : undefined;
+  const title = conversation.runtime?.phase === 'ready' ? conversation.runtime.session.controls.config?.sessionTitle : undefined;
   return `Reins: ${conversation.agentName}${multi ? ` — ${conversation.folder.name}` : ''}${title ? `: ${title}` : ''}`;
 }
 

@@ -3,7 +3,7 @@
 // only an answer's text grows. Each write sends the whole kept transcript (up to 1 MB of JSON)
 // through the extension host's RPC into the workbench's renderer, the thread the panel shares:
 // every 2 s of a streaming answer, the workbench storing it allocated 0.6 MB of the 6 MB the
-// renderer allocated (sampled) over the streaming bench's 10 s, session 11, more than any other
+// renderer allocated (sampled) over the streaming bench's 10 s, more than any other
 // function but the RPC's JSON parsing (1.0 MB, which these writes add to), and the collections
 // it brought landed in the panel's frames. No `vscode`: the table test drives it with its own timers.
 import type { TranscriptOp } from '../runtime/transcript';

@@ -89,19 +89,19 @@ export class SessionKeeper implements vscode.Disposable {
   /** Follow one runtime's sessions: called by FolderConversation.wire for each runtime it starts. */
   attach(rt: AgentRuntime): vscode.Disposable {
     const d = new DisposableStore();
-    d.add(rt.onSessionOpening(({ method }) => this.onOpening(method)));
-    d.add(rt.onSessionOpened((o) => this.onOpened(rt, o)));
+    d.add(rt.session.switch.onOpening(({ method }) => this.onOpening(method)));
+    d.add(rt.session.switch.onOpened((o) => this.onOpened(rt, o)));
     d.add(
-      rt.onUpdate((n) => {
+      rt.session.onUpdate((n) => {
         const u = n.update;
-        if (u.sessionUpdate === 'session_info_update' && 'title' in u && n.sessionId === rt.sessionId && this.keepsOwnList(rt)) {
+        if (u.sessionUpdate === 'session_info_update' && 'title' in u && n.sessionId === rt.session.id && this.keepsOwnList(rt)) {
           void this.store.retitle(rt.name, n.sessionId, u.title ?? null);
         }
       }),
     );
     d.add(
-      rt.onTurnStarted(() => {
-        if (rt.sessionId && this.keepsOwnList(rt)) void this.store.remember(rt.name, rt.sessionId);
+      rt.turns.onTurnStarted(() => {
+        if (rt.session.id && this.keepsOwnList(rt)) void this.store.remember(rt.name, rt.session.id);
       }),
     );
     d.add(rt.onExit(({ requested }) => !requested && this.onCrash(rt)));
@@ -115,15 +115,15 @@ export class SessionKeeper implements vscode.Disposable {
     return this.exclusive(async () => {
       const rt = await this.agent();
       if (!rt) return [];
-      const caps = rt.sessionCaps;
-      if (caps.list) return newestFirst((await rt.listSessions()).sessions);
+      const caps = rt.session.switch.caps;
+      if (caps.list) return newestFirst((await rt.session.list()).sessions);
       if (caps.load || caps.resume) return this.store.list(rt.name).map(({ sessionId, title, updatedAt }) => ({ sessionId, title, updatedAt }));
       return [];
     });
   }
 
   /**
-   * `reins.loadSession`: the running turn is settled first (AgentRuntime.loadSession, through
+   * `reins.loadSession`: the running turn is settled first (the runtime's session.load, through
    * the routine); an unverified stop refuses the load and the folder stays closed. Resolves
    * once the replay is done.
    */
@@ -137,11 +137,11 @@ export class SessionKeeper implements vscode.Disposable {
         if (started.done) return started.result;
         rt = started.rt;
       }
-      const caps = rt.sessionCaps;
+      const caps = rt.session.switch.caps;
       if (!caps.load && !caps.resume) return { status: 'failed', error: `${rt.name} cannot load sessions (it offers neither session/load nor session/resume)` };
       this.fresh = true;
       try {
-        const { report, outcome } = await rt.loadSession(sessionId, false);
+        const { report, outcome } = await rt.session.load(sessionId, false);
         if (outcome) return outcome;
         if (report.outcome === 'abort-unverified') {
           this.folder.transcript.notice(
@@ -168,15 +168,15 @@ export class SessionKeeper implements vscode.Disposable {
     return this.exclusive(async (): Promise<DeleteSessionResult> => {
       const rt = await this.agent();
       if (!rt) return { status: 'failed', error: `${this.folder.agentName} is not running` };
-      if (sessionId === rt.sessionId) return { status: 'failed', error: 'this is the current session; open another one before deleting it' };
+      if (sessionId === rt.session.id) return { status: 'failed', error: 'this is the current session; open another one before deleting it' };
       const own = this.store.list(rt.name).some((s) => s.sessionId === sessionId);
-      if (!rt.sessionCaps.delete) {
+      if (!rt.session.switch.caps.delete) {
         if (!own) return { status: 'failed', error: `${rt.name} does not offer session/delete` };
         await this.store.forget(rt.name, sessionId);
         return { status: 'forgotten' };
       }
       try {
-        await rt.deleteSession(sessionId);
+        await rt.session.delete(sessionId);
       } catch (error) {
         return { status: 'failed', error: (error as Error)?.message ?? String(error) };
       }
@@ -194,7 +194,7 @@ export class SessionKeeper implements vscode.Disposable {
 
   /** Reins keeps its own list only for agents that can reopen but cannot list. */
   private keepsOwnList(rt: AgentRuntime): boolean {
-    const caps = rt.sessionCaps;
+    const caps = rt.session.switch.caps;
     return !caps.list && (caps.load || caps.resume);
   }
 
@@ -218,13 +218,13 @@ export class SessionKeeper implements vscode.Disposable {
       // Nothing to say when there was nothing to reopen into (a first start with an empty panel).
       if (transcript.entries.length === 0 && !o.missed.unknown && o.how === 'new') return;
       const now = o.how === 'kept' ? 'The current session stays open.' : 'This is a new session: the conversation above is not part of it.';
-      const caps = rt.sessionCaps;
+      const caps = rt.session.switch.caps;
       // An agent that cannot reopen at all is no failure: only say what it means.
       if (!caps.load && !caps.resume) transcript.notice('info', `${rt.name} cannot reopen sessions. ${now}`);
       else transcript.notice('warning', `Could not reopen the earlier session: ${o.missed.why}. ${now}`);
       return;
     }
-    const title = rt.sessionConfig?.sessionTitle;
+    const title = rt.session.controls.config?.sessionTitle;
     const crashNote = this.crashNote;
     this.crashNote = undefined;
     if (o.how === 'load' && crashNote) transcript.notice('warning', crashNote);
@@ -238,12 +238,12 @@ export class SessionKeeper implements vscode.Disposable {
 
   private onCrash(rt: AgentRuntime): void {
     if (this.folder.runtime !== rt) return; // replaced meanwhile: nothing to restart
-    const caps = rt.sessionCaps;
+    const caps = rt.session.switch.caps;
     // Restarting gains something only where the session comes back; otherwise the next prompt starts it.
     if (!caps.load && !caps.resume) return;
     if (this.crashes.take()) {
       this.log.info(
-        `agent ${rt.name} exited by itself; restarting it to reopen session ${rt.sessionId} (${this.crashes.used} of ${this.crashes.max} automatic restarts in ${this.crashes.windowMs / 60_000} minutes)`,
+        `agent ${rt.name} exited by itself; restarting it to reopen session ${rt.session.id} (${this.crashes.used} of ${this.crashes.max} automatic restarts in ${this.crashes.windowMs / 60_000} minutes)`,
       );
       const how = rt.exit ? firstLine(describeExit(rt.exit)).replace(/; stderr:$/, '') : 'exited';
       this.crashNote = `${rt.name} ${how}; Reins started it again (${this.crashes.used} of ${this.crashes.max} times within ${this.crashes.windowMs / 60_000} minutes).`;
@@ -275,11 +275,11 @@ export class SessionKeeper implements vscode.Disposable {
     // The runtime is attached (FolderConversation.wire) before it starts: what it opened was seen.
     const opened = this.lastOpened?.rt === rt ? this.lastOpened?.opened : undefined;
     if (!rt) return { done: true, result: { status: 'failed', error: `${this.folder.agentName} could not be started` } };
-    if (rt.sessionId === sessionId && opened?.sessionId === sessionId) {
+    if (rt.session.id === sessionId && opened?.sessionId === sessionId) {
       return { done: true, result: { status: opened.how === 'resume' ? 'resumed' : 'loaded', sessionId } };
     }
     if (opened?.missed?.sessionId === sessionId) {
-      return { done: true, result: { status: 'failed', error: opened.missed.why, unknown: opened.missed.unknown, sessionId: rt.sessionId } };
+      return { done: true, result: { status: 'failed', error: opened.missed.why, unknown: opened.missed.unknown, sessionId: rt.session.id } };
     }
     return { done: false, rt }; // a start already under way opened another session: replace it now
   }

@@ -1,8 +1,9 @@
 // One agent process, its ACP connection and its current session (currentSession.ts): start,
 // replace the session, end (agentEnd.ts). Its turns are driven by the TurnController
-// (turnController.ts), which this hands what the agent sends. No `vscode` here: the extension
+// (turnController.ts), which this hands what the agent sends. Callers reach both through its
+// facets (facets.ts): `turns` is the controller, `session` the current session. No `vscode` here: the extension
 // and the interop suite drive the same code. Every way a turn ends early comes through
-// `stop(cause)` (the controller's); nothing kills the agent except `forceStop`, `shutdown`,
+// `turns.stop(cause)` (the controller's); nothing kills the agent except `forceStop`, `shutdown`,
 // `dispose` and a dead connection.
 import { PROTOCOL_VERSION } from '../acp/protocol';
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
@@ -11,26 +12,18 @@ import { AgentProcess, type ExitInfo } from '../acp/agentProcess';
 import { AcpConnection, type ConnectionClosed } from '../acp/connection';
 import { diskFileAccess } from '../acp/clientMethods/fs';
 import { TerminalHost } from '../acp/clientMethods/terminals';
-import type { ProcessInfo } from '../acp/processTree';
-import { promptBlocks } from '../acp/promptContent';
 import { DisposableStore } from '../util/disposable';
 import { Emitter } from '../util/emitter';
 import { AgentEnd } from './agentEnd';
 import { CurrentSession } from './currentSession';
 import { AUTHENTICATE_TIMEOUT_MS, describeStartFailure, handshake, StartError } from './handshake';
-import type { PendingPermission } from './permissions';
-import type { Enqueued, PromptQueue } from './promptQueue';
+import type { SessionFacet, TurnFacet } from './facets';
 import { makeQuirks } from './quirks';
 import { defaultRuntimeSettings, type RuntimeOptions, type RuntimeSettings } from './runtimeOptions';
 import { steerMethodFor } from './steering';
 import type { ExitCleanup, StopReport } from './stopReport';
-import type { SessionConfig, SetValue } from './sessionConfig';
-import type { SetConfigResult } from './sessionControls';
-import type { SessionCaps } from './sessionCaps';
-import type { ListOutcome } from './sessionList';
-import type { LoadOutcome } from './sessionSwitch';
 import { TurnController } from './turnController';
-import type { StopCause, TurnResult } from './turnMachine';
+import type { StopCause } from './turnMachine';
 import { oneLine } from '../util/text';
 
 export type { PendingPermission } from './permissions';
@@ -46,9 +39,13 @@ export class AgentRuntime {
   private conn: AcpConnection | undefined;
   private initResult: InitializeResponse | undefined;
   private readonly settings: () => RuntimeSettings;
-  private readonly turns: TurnController;
+  private readonly controller: TurnController;
   /** The current session: opened, replaced, listed; its controls; the agent's updates routed (currentSession.ts). */
-  private readonly session: CurrentSession;
+  private readonly current: CurrentSession;
+  /** The turn's side: prompt, queue, stop (the one routine), permissions, leftovers (facets.ts). */
+  readonly turns: TurnFacet;
+  /** The ACP session's side: which one, its controls, replacing, listing, deleting (facets.ts). */
+  readonly session: SessionFacet;
   /** Why the last start failed, for `sendPrompt`'s answer (a version mismatch names both versions). */
   private startFailureValue: string | undefined;
   /** Force Stop, shutdown and the agent's exit (agentEnd.ts); `dispose` marks the end as requested too. */
@@ -67,10 +64,6 @@ export class AgentRuntime {
   /** The agent exited by itself and Reins ended what was left of its process group. */
   private readonly _onExitCleanup = new Emitter<ExitCleanup>();
   readonly onExitCleanup = this._onExitCleanup.event;
-  /** An update for the current session, after its config and the turn took it (currentSession.ts). */
-  get onUpdate() {
-    return this.session.onUpdate;
-  }
   /** A terminal's output changed (at most every 100 ms) or it exited: for the tool call's card. */
   get onTerminalOutput() {
     return this.terminals.onOutput;
@@ -80,33 +73,35 @@ export class AgentRuntime {
     const settings = options.settings ?? (() => defaultRuntimeSettings);
     this.settings = settings;
     const quirks = options.quirks ?? makeQuirks();
-    this.turns = new TurnController({
+    this.controller = new TurnController({
       name: options.name,
       log: options.log,
       quirks,
       // Learned per agent: its settings entry, then what its `initialize` answer says (steering.ts).
       steerMethod: () => steerMethodFor(this.initResult, quirks.steerMethod),
       settings,
-      link: () => ({ conn: this.conn, sessionId: this.session.id }),
+      link: () => ({ conn: this.conn, sessionId: this.current.id }),
       agentPid: () => this.proc?.pid,
       phase: () => this.phaseValue,
       protocolVersion: () => this.initResult?.protocolVersion ?? PROTOCOL_VERSION,
       turnTerminals: (turnId) => this.terminals.runningPids(turnId),
       listProcesses: options.listProcesses,
       beforeQueuedTurn: options.beforeQueuedTurn,
+      promptCapabilities: () => this.initResult?.agentCapabilities?.promptCapabilities,
     });
+    this.turns = this.controller;
     this.terminals = this.owned.add(
       new TerminalHost({
         root: options.launch.cwd,
         log: options.log,
-        sessionId: () => this.session.id,
-        turn: () => this.turns.turn,
+        sessionId: () => this.current.id,
+        turn: () => this.controller.turn,
         // Terminals are not in the agent's tree: its watchdog ends them too if this host dies.
         guard: (pid, start) => this.proc?.guardTerminal(pid, start),
       }),
     );
-    this.turns.onDidChange(() => this._onDidChangeState.fire());
-    this.session = new CurrentSession({
+    this.controller.onDidChange(() => this._onDidChangeState.fire());
+    this.current = new CurrentSession({
       name: options.name,
       log: options.log,
       cwd: options.launch.cwd,
@@ -115,21 +110,22 @@ export class AgentRuntime {
       phase: () => this.phaseValue,
       timeoutMs: () => settings().initializeTimeoutMs,
       mcpServers: options.mcpServers,
-      stop: (cause) => this.stop(cause),
-      barrier: () => this.turns.barrier(),
+      stop: (cause) => this.controller.stop(cause),
+      barrier: () => this.controller.barrier(),
       endTerminals: (why) => this.terminals.endAll(why),
-      noteTurn: (n) => this.turns.noteUpdate(n),
+      noteTurn: (n) => this.controller.noteUpdate(n),
       replaced: () => {
         this._onDidChangeState.fire();
-        return this.turns.sessionReplaced();
+        return this.controller.sessionReplaced();
       },
       changed: () => this._onDidChangeState.fire(),
     });
+    this.session = this.current;
     this.end = new AgentEnd({
       name: options.name,
       log: options.log,
       terminals: this.terminals,
-      turns: this.turns,
+      turns: this.controller,
       proc: () => this.proc,
       conn: () => this.conn,
       wasReady: () => this.phaseValue === 'ready',
@@ -139,74 +135,11 @@ export class AgentRuntime {
     });
   }
 
-  /** What the agent can do with sessions besides session/new (load, resume, list, close, delete). */
-  get sessionCaps(): SessionCaps {
-    return this.session.switch.caps;
-  }
-  /** A load or resume is about to go out (a load's replay follows). */
-  get onSessionOpening() {
-    return this.session.switch.onOpening;
-  }
-  /** A session became current (new, loaded, resumed), or a reopen failed and which one is current instead. */
-  get onSessionOpened() {
-    return this.session.switch.onOpened;
-  }
-
-  // The turn's side, as the controller has it.
-  get onPermission() {
-    return this.turns.permissions.onRequest;
-  }
-  get onPermissionResolved() {
-    return this.turns.permissions.onResolved;
-  }
-  /** The agent's elicitations (elicitations.ts): held, answered, completed; answered by `respondElicitation`. */
-  get elicitations() {
-    return this.turns.elicitations;
-  }
-  get onToolsCancelled() {
-    return this.turns.onToolsCancelled;
-  }
-  get onTurnStarted() {
-    return this.turns.onTurnStarted;
-  }
-  get onTurnEnded() {
-    return this.turns.onTurnEnded;
-  }
-  get onStop() {
-    return this.turns.onStop;
-  }
-  /** A stop's turn left tool processes running (after onStop, once the check is done). */
-  get onLeftovers() {
-    return this.turns.onLeftovers;
-  }
-  /** Counters the tests and the log read: what this runtime actually put on the wire. */
-  get sent() {
-    return this.turns.sent;
-  }
-  get turn() {
-    return this.turns.turn;
-  }
-  /** The last stop's report, kept while it is unverified so that a second stop can join it. */
-  get lastStopReport(): StopReport | undefined {
-    return this.turns.lastStopReport;
-  }
-  /** What the running turn waits on the user for, if anything: a permission request, or an elicitation. */
-  get waitingOn(): 'permission' | 'elicitation' | undefined {
-    if (this.turns.turn.phase !== 'running') return undefined;
-    return this.turns.permissions.size > 0 ? 'permission' : this.turns.elicitations.size > 0 ? 'elicitation' : undefined;
-  }
-  get pendingPermissions(): PendingPermission[] {
-    return this.turns.permissions.list();
-  }
-
   get name(): string {
     return this.options.name;
   }
   get phase(): RuntimePhase {
     return this.phaseValue;
-  }
-  get sessionId(): string | undefined {
-    return this.session.id;
   }
   get pid(): number | undefined {
     return this.proc?.pid;
@@ -217,73 +150,9 @@ export class AgentRuntime {
   get exit(): ExitInfo | undefined {
     return this.proc?.exit;
   }
-  /** The current session's modes, config options, slash commands, title and usage. */
-  get sessionConfig(): SessionConfig | undefined {
-    return this.session.controls.config;
-  }
-  /** MCP servers left out of a session because the agent does not advertise their transport. */
-  get onMcpSkipped() {
-    return this.session.controls.onMcpSkipped;
-  }
   /** Why the last start failed, if it did. */
   get startFailure(): string | undefined {
     return this.startFailureValue;
-  }
-
-  /**
-   * Start a turn; resolves when it ends (never rejects). The caller checks the folder admission.
-   * `files` (file URIs or absolute paths) go as links, embedded text or images, as far as the
-   * agent's promptCapabilities allow (acp/promptContent.ts); one that cannot be read: not sent.
-   */
-  async prompt(text: string, files?: string[]): Promise<TurnResult> {
-    if (!files?.length) return this.turns.prompt(text);
-    const { blocks, problems } = await promptBlocks({ text, files }, this.initResult?.agentCapabilities?.promptCapabilities);
-    if (problems.length > 0) return { kind: 'not-sent', why: problems.join('; ') };
-    return this.turns.prompt(text, blocks);
-  }
-
-  /** Prompts waiting for the running turn to end by itself, and steers into it (promptQueue.ts). */
-  get waiting(): PromptQueue {
-    return this.turns.waiting;
-  }
-
-  /** Queue a prompt, with its files as `prompt` sends them, for when the running turn ends by itself. */
-  async enqueue(text: string, files?: string[]): Promise<Enqueued> {
-    if (!files?.length) return this.turns.waiting.enqueue(text);
-    const { blocks, problems } = await promptBlocks({ text, files }, this.initResult?.agentCapabilities?.promptCapabilities);
-    if (problems.length > 0) return { queued: false, notSent: problems.join('; ') };
-    return this.turns.waiting.enqueue(text, blocks, files);
-  }
-
-  /** `configId` 'mode' / 'model' name the option of that category; 'mode' falls back to session/set_mode. */
-  setConfigOption(configId: string, value: SetValue): Promise<SetConfigResult> {
-    return this.session.controls.set(configId, value);
-  }
-
-  /** The one cancel-then-confirm routine's entry: every exit path calls this. */
-  stop(cause: StopCause, budgetMs?: number): Promise<StopReport> {
-    return this.turns.stop(cause, budgetMs);
-  }
-
-  /** Re-run the wait of an unverified stop; late evidence opens the gate by itself too. */
-  checkAgain(): Promise<StopReport> {
-    return this.turns.checkAgain();
-  }
-
-  respondPermission(id: string, optionId: string): boolean {
-    return this.turns.respondPermission(id, optionId);
-  }
-
-  /** Permission request `id` cannot be shown (`why`): answered `cancelled` at once, and logged. */
-  refusePermission(id: string, why: string): boolean {
-    const refused = this.turns.permissions.refuse(id, why);
-    if (refused) this.options.log.warn(`agent ${this.name}: answered permission request ${id} cancelled: Reins cannot show it (${why})`);
-    return refused;
-  }
-
-  /** End the tool processes the last stop found still running (only those, if still the same). */
-  endLeftovers(): Promise<ProcessInfo[]> {
-    return this.turns.endLeftovers();
   }
 
   // ---- lifecycle -------------------------------------------------------------------------
@@ -296,15 +165,15 @@ export class AgentRuntime {
     const proc = new AgentProcess(launch, log);
     this.proc = proc;
     // Only this session's requests; limits and the write report attached by the folder conversation (fileHooks.ts).
-    const files = this.options.files ?? diskFileAccess(launch.cwd, { sessionId: () => this.session.id, hooksOwner: this });
+    const files = this.options.files ?? diskFileAccess(launch.cwd, { sessionId: () => this.current.id, hooksOwner: this });
     const conn = new AcpConnection(
       proc,
       {
-        sessionUpdate: (n) => this.session.receive(n),
-        requestPermission: (r, signal) => this.turns.holdPermission(r, signal),
-        elicit: (r, signal) => this.turns.holdElicitation(r, signal),
+        sessionUpdate: (n) => this.current.receive(n),
+        requestPermission: (r, signal) => this.controller.holdPermission(r, signal),
+        elicit: (r, signal) => this.controller.holdElicitation(r, signal),
         elicitationComplete: (id) =>
-          this.turns.elicitations.complete(id) || log.info(`agent ${this.name}: ignored elicitation/complete for an unknown or completed id`),
+          this.controller.elicitations.complete(id) || log.info(`agent ${this.name}: ignored elicitation/complete for an unknown or completed id`),
         readTextFile: (p) => files.readTextFile(p),
         writeTextFile: (p) => files.writeTextFile(p),
         terminal: this.terminals.methods,
@@ -323,10 +192,10 @@ export class AgentRuntime {
         (init) => (this.initResult = init),
       );
       // The folder's earlier session where the agent can reopen it, else session/new (sessionSwitch.ts).
-      const session = await this.session.openFirst(this.options.reopen);
+      const session = await this.current.openFirst(this.options.reopen);
       // Its own helpers (codex-acp's native binary, gemini's relaunched self, claude's Claude
       // Code process) start now.
-      await this.turns.refreshBaseline();
+      await this.controller.refreshBaseline();
       // The agent's own strings, kept on this line (a newline in its name would forge a log line).
       const about = oneLine(`${session.sessionId} (${init.agentInfo?.name ?? 'unnamed'} ${init.agentInfo?.version ?? ''})`);
       log.info(`agent ${this.name} ready: session ${about}`);
@@ -345,34 +214,6 @@ export class AgentRuntime {
     }
   }
 
-  /**
-   * Replace the session with a fresh one in the same process. The running turn is stopped
-   * first; if that stop is unverified, nothing is replaced (the folder stays closed), and if
-   * the agent exited meanwhile, nothing is replaced either (check `phase`).
-   */
-  newSession(): Promise<StopReport> {
-    return this.session.renew();
-  }
-
-  /**
-   * Replace the session with an earlier one (session/load, or session/resume: sessionSwitch.ts),
-   * by newSession's rules: the running turn is stopped first, and an unverified stop (or an
-   * agent that exited meanwhile) replaces nothing (no `outcome`).
-   */
-  loadSession(sessionId: string, keepTranscript = false): Promise<{ report: StopReport; outcome?: LoadOutcome }> {
-    return this.session.load(sessionId, keepTranscript);
-  }
-
-  /** session/list, every page (only where the agent offers it). */
-  listSessions(): Promise<ListOutcome> {
-    return this.session.list();
-  }
-
-  /** session/delete (only where offered; never the current session). */
-  deleteSession(sessionId: string): Promise<void> {
-    return this.session.delete(sessionId);
-  }
-
   /** Stop any turn (budget `budgetMs`), then end the agent's whole process tree (agentEnd.ts). */
   shutdown(cause: StopCause, budgetMs?: number): Promise<StopReport | undefined> {
     return this.end.shutdown(cause, budgetMs);
@@ -382,8 +223,8 @@ export class AgentRuntime {
     if (this.disposed) return;
     this.disposed = true;
     this.end.requested = true;
-    this.turns.dispose();
-    this.session.dispose();
+    this.controller.dispose();
+    this.current.dispose();
     this.owned.dispose();
     void this.proc?.end();
     this.conn?.dispose();

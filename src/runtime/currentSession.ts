@@ -94,7 +94,7 @@ export class CurrentSession {
   }
 
   /** An earlier session (session/load, or session/resume: sessionSwitch.ts), by `replace`'s rules. */
-  load(sessionId: string, keepTranscript: boolean): Promise<{ report: StopReport; outcome?: LoadOutcome }> {
+  load(sessionId: string, keepTranscript = false): Promise<{ report: StopReport; outcome?: LoadOutcome }> {
     return this.replace('session replaced', () => this.switch.replace(sessionId, keepTranscript));
   }
 

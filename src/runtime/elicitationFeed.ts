@@ -14,11 +14,11 @@ export function feedElicitations(rt: AgentRuntime, transcript: Transcript, gener
   const d = new DisposableStore();
   const shown = new Map<string, 'form' | 'url'>();
   d.add(
-    rt.elicitations.onRequest((p) => {
+    rt.turns.elicitations.onRequest((p) => {
       const entry = entryFor(p, rt.name, transcript, generation());
       if (typeof entry === 'string') {
         transcript.notice('warning', `${rt.name} asked you something, but Reins cannot show it (${entry}), so it answered “cancel”.`);
-        rt.elicitations.refuse(p.id, entry);
+        rt.turns.elicitations.refuse(p.id, entry);
         return;
       }
       shown.set(p.id, p.request.mode);
@@ -26,7 +26,7 @@ export function feedElicitations(rt: AgentRuntime, transcript: Transcript, gener
     }),
   );
   d.add(
-    rt.elicitations.onResolved(({ id, action, withdrawn, unshown }) => {
+    rt.turns.elicitations.onResolved(({ id, action, withdrawn, unshown }) => {
       const mode = shown.get(id);
       const entry = transcript.get(id);
       if (mode === undefined || entry?.kind !== 'elicitation') return;
@@ -43,7 +43,7 @@ export function feedElicitations(rt: AgentRuntime, transcript: Transcript, gener
     }),
   );
   d.add(
-    rt.elicitations.onCompleted((id) => {
+    rt.turns.elicitations.onCompleted((id) => {
       const entry = transcript.get(id);
       shown.delete(id);
       if (entry?.kind !== 'elicitation') return;

@@ -21,7 +21,7 @@ export interface CardSink {
 
 /** What this needs of the runtime. */
 export interface TerminalSource {
-  onUpdate(listener: (n: SessionNotification) => void): Disposable;
+  readonly session: { onUpdate(listener: (n: SessionNotification) => void): Disposable };
   onTerminalOutput(listener: (view: TerminalView) => void): Disposable;
 }
 
@@ -89,7 +89,7 @@ export class TerminalCards {
 /** Wire `source`'s terminals into `sink`'s tool cards; the returned disposable unwires. */
 export function showTerminalOutput(source: TerminalSource, sink: CardSink): Disposable {
   const cards = new TerminalCards(sink);
-  const subs = [source.onUpdate((n) => cards.noteUpdate(n)), source.onTerminalOutput((v) => cards.output(v))];
+  const subs = [source.session.onUpdate((n) => cards.noteUpdate(n)), source.onTerminalOutput((v) => cards.output(v))];
   return { dispose: () => subs.forEach((s) => s.dispose()) };
 }
 

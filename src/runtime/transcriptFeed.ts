@@ -18,9 +18,9 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
   const late = new LateUpdates();
   let generation = transcript.nextGeneration();
   // After a load's replay (onOpened follows its answer): the replayed cards are history.
-  d.add(rt.onSessionOpened(() => (generation = transcript.nextGeneration())));
+  d.add(rt.session.switch.onOpened(() => (generation = transcript.nextGeneration())));
   d.add(transcript.onOp((op) => op.type === 'reset' && late.reset()));
-  d.add(rt.onUpdate((n) => transcript.apply(n, late.place(n.update, n.sessionId), generation)));
+  d.add(rt.session.onUpdate((n) => transcript.apply(n, late.place(n.update, n.sessionId), generation)));
   // After the line above: a terminal's live output goes into the card the update just made.
   d.add(
     showTerminalOutput(rt, {
@@ -29,20 +29,20 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
       upsert: (entry, keepStreaming) => transcript.upsert(entry, keepStreaming),
     }),
   );
-  d.add(rt.onTurnStarted(({ turnId, text }) => late.turnStarted(turnId, transcript.user(text))));
+  d.add(rt.turns.onTurnStarted(({ turnId, text }) => late.turnStarted(turnId, transcript.user(text))));
   d.add(
-    rt.onTurnEnded(({ turnId, result }) => {
+    rt.turns.onTurnEnded(({ turnId, result }) => {
       late.turnEnded(turnId, result.kind === 'stopped');
       if (result.kind === 'failed') transcript.planEnded();
     }),
   );
   // A stop's end, once confirmed (also when it was unconfirmed first): the plan's unfinished items stopped.
-  d.add(rt.onStop((report) => report.outcome !== 'abort-unverified' && transcript.planEnded()));
-  d.add(rt.onToolsCancelled(() => transcript.markToolsCancelled()));
+  d.add(rt.turns.onStop((report) => report.outcome !== 'abort-unverified' && transcript.planEnded()));
+  d.add(rt.turns.onToolsCancelled(() => transcript.markToolsCancelled()));
   /** The requests this feed shows (their entries are theirs to update). */
   const shown = new Set<string>();
   d.add(
-    rt.onPermission((p) => {
+    rt.turns.permissions.onRequest((p) => {
       const cannot = transcript.permission(p, generation);
       if (cannot === undefined) return void shown.add(p.id);
       // A request nobody can see waits for ever, and its turn with it: answered now, and said.
@@ -50,11 +50,11 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
         'warning',
         `${rt.name} asked for permission${titleOf(p)}, but Reins cannot show the request (${cannot}), so it answered it “cancelled”.`,
       );
-      rt.refusePermission(p.id, cannot);
+      rt.turns.refusePermission(p.id, cannot);
     }),
   );
   d.add(
-    rt.onPermissionResolved(({ id, optionId, cancelled, withdrawn, unshown }) => {
+    rt.turns.permissions.onResolved(({ id, optionId, cancelled, withdrawn, unshown }) => {
       const entry = transcript.get(id);
       if (!shown.delete(id) || entry?.kind !== 'permission') return;
       const chosen = entry.options.find((o) => o.optionId === optionId)?.name;

@@ -6,13 +6,14 @@
 // (turnPort.ts); what goes to the agent and comes from it for the turn, through `TurnWire`.
 import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { ProcessInfo } from '../acp/processTree';
+import { promptBlocks } from '../acp/promptContent';
 import { Deferred } from '../util/deferred';
 import { Emitter } from '../util/emitter';
 import { LeftoverWatch } from './leftovers';
 import type { ElicitationAnswer, ElicitationRequest } from '../acp/elicitationParams';
 import { Elicitations } from './elicitations';
 import { Permissions } from './permissions';
-import { PromptQueue, type QueuedPrompt } from './promptQueue';
+import { PromptQueue, type Enqueued, type QueuedPrompt } from './promptQueue';
 import { checkStopLeftovers } from './stopLeftovers';
 import { formatStopLine, type StopReport } from './stopReport';
 import {
@@ -45,6 +46,11 @@ export class TurnController {
   readonly permissions = new Permissions();
   /** The agent's elicitations (elicitations.ts): answered `cancel` with the permissions, by the same steps. */
   readonly elicitations = new Elicitations();
+  /** What the running turn waits on the user for, if anything: a permission request, or an elicitation. */
+  get waitingOn(): 'permission' | 'elicitation' | undefined {
+    if (this.turn.phase !== 'running') return undefined;
+    return this.permissions.size > 0 ? 'permission' : this.elicitations.size > 0 ? 'elicitation' : undefined;
+  }
   private dispatching = false;
   private readonly queue: MachineEvent[] = [];
   /** The prompt and cancel out, the agent's updates and permission requests in (turnWire.ts). */
@@ -140,10 +146,30 @@ export class TurnController {
 
   /**
    * Start a turn. Resolves when it ends (never rejects). The caller checks the folder admission.
+   * `files` (file URIs or absolute paths) go as links, embedded text or images, as far as the
+   * agent's promptCapabilities allow (acp/promptContent.ts); one that cannot be read: not sent.
+   */
+  async prompt(text: string, files?: string[]): Promise<TurnResult> {
+    // Without files the turn is submitted in this same call (no await before it).
+    if (!files?.length) return this.submit(text);
+    const { blocks, problems } = await promptBlocks({ text, files }, this.port.promptCapabilities?.());
+    if (problems.length > 0) return { kind: 'not-sent', why: problems.join('; ') };
+    return this.submit(text, blocks);
+  }
+
+  /** Queue a prompt, with its files as `prompt` sends them, for when the running turn ends by itself. */
+  async enqueue(text: string, files?: string[]): Promise<Enqueued> {
+    if (!files?.length) return this.waiting.enqueue(text);
+    const { blocks, problems } = await promptBlocks({ text, files }, this.port.promptCapabilities?.());
+    if (problems.length > 0) return { queued: false, notSent: problems.join('; ') };
+    return this.waiting.enqueue(text, blocks, files);
+  }
+
+  /**
    * After a stop, the prompt waits for that stop's process listing (a few ms of `ps`), so
    * that nothing the new turn starts can be taken for the stopped turn's leftovers.
    */
-  async prompt(text: string, blocks?: ContentBlock[]): Promise<TurnResult> {
+  private async submit(text: string, blocks?: ContentBlock[]): Promise<TurnResult> {
     await this.leftovers.barrier();
     if (!this.canPrompt) {
       return Promise.resolve({ kind: 'not-sent', why: this.port.phase() !== 'ready' ? `the agent is ${this.port.phase()}` : 'a turn is already running' });
@@ -191,6 +217,13 @@ export class TurnController {
 
   respondPermission(id: string, optionId: string): boolean {
     return this.permissions.respond(id, optionId);
+  }
+
+  /** Permission request `id` cannot be shown (`why`): answered `cancelled` at once, and logged. */
+  refusePermission(id: string, why: string): boolean {
+    const refused = this.permissions.refuse(id, why);
+    if (refused) this.port.log.warn(`agent ${this.port.name}: answered permission request ${id} cancelled: Reins cannot show it (${why})`);
+    return refused;
   }
 
   /** End the tool processes the last stop found still running (only those, if still the same). */

@@ -1,5 +1,6 @@
 // What the turn controller (turnController.ts) needs of the agent it drives, and the settings
 // it reads at each event: the seam between the turn and the runtime that owns the agent.
+import type { PromptCapabilities } from '@agentclientprotocol/sdk';
 import type { ProcessInfo } from '../acp/processTree';
 import type { AcpConnection } from '../acp/connection';
 import type { Logger } from '../util/logger';
@@ -34,6 +35,8 @@ export interface TurnPort {
   listProcesses?(): Promise<ProcessInfo[]>;
   /** How this agent takes text into a running turn, as its settings and `initialize` say (steering.ts). */
   steerMethod?(): SteerMethod | undefined;
+  /** What the agent's `initialize` said it takes in a prompt besides text (images, embedded files). */
+  promptCapabilities?(): PromptCapabilities | undefined;
   /** What a typed prompt gets before it goes (the folder's undo checkpoint), for a queued one. Never rejects. */
   beforeQueuedTurn?(): Promise<void>;
 }

@@ -15,10 +15,10 @@ import { sleep, waitFor } from '../support/helpers';
 
 /** A `sleep 37` that has run for a second, stopped with Reins' Stop; waits until it is gone. */
 async function stopDuringTool(l: Live) {
-  const turn = l.rt.prompt('LONGCMD please');
+  const turn = l.rt.turns.prompt('LONGCMD please');
   await waitFor('sleep 37 started', () => sleepsOf(l.setup.root).length > 0, 30_000);
   await sleep(1000);
-  const report = await l.rt.stop('user');
+  const report = await l.rt.turns.stop('user');
   assert.equal((await turn).kind, 'stopped');
   assert.equal(report.outcome, 'aborted', JSON.stringify(report));
   await waitFor('sleep 37 ended', () => sleepsOf(l.setup.root).length === 0, 3000);
@@ -44,7 +44,7 @@ function gitCheckout(cwd: string): void {
     chunks.length = 0;
     const first = model().requests.length;
     const t0 = Date.now();
-    const result = await rt.prompt('PLAIN tag=p1');
+    const result = await rt.turns.prompt('PLAIN tag=p1');
     const ms = Date.now() - t0;
     measured('claude', 'prompt after a stop → (empty) answer', ms, `result ${JSON.stringify(result)}, text ${JSON.stringify(chunks.join(''))}`);
     // With the runtime before 9a83c61 (no detection of the signature) this printed:
@@ -76,9 +76,9 @@ function gitCheckout(cwd: string): void {
     await stopDuringTool(l);
     // FolderConversation takes it before each prompt (undo/turnUndo.ts).
     const checkpoint = await takeCheckpoint(l.setup.cwd);
-    const first = await l.rt.prompt(taggedPrompt('again', 'r1'));
+    const first = await l.rt.turns.prompt(taggedPrompt('again', 'r1'));
     assert.ok(flaggedOutOfStep(first), `not one turn behind this time: ${JSON.stringify(first)}`);
-    const sessionId = l.rt.sessionId;
+    const sessionId = l.rt.session.id;
     let next: Live | undefined;
     const t0 = Date.now();
     const outcome = await recoverOutOfStep<Live, TurnResult>({
@@ -91,9 +91,9 @@ function gitCheckout(cwd: string): void {
         approveAll(next.rt);
         return next;
       },
-      sessionOf: (agent) => agent.rt.sessionId,
+      sessionOf: (agent) => agent.rt.session.id,
       changes: async () => ({ kind: checkpoint.kind, changed: (await checkpoint.changes()).map((c) => c.relative) }),
-      resend: (agent) => agent.rt.prompt(taggedPrompt('again', 'r1')),
+      resend: (agent) => agent.rt.turns.prompt(taggedPrompt('again', 'r1')),
     });
     measured('claude', 'out of step → restarted, reopened, sent again, answered', Date.now() - t0);
     // Sabotage (the restart reopening no session: `reopen` left out): "{"kind":"given-back","reason":"session-lost","changedFiles":[]}".
@@ -120,7 +120,7 @@ function gitCheckout(cwd: string): void {
     });
     const { rt, setup } = l;
     await stopDuringTool(l);
-    const result = await rt.prompt('LONGCMD tag=u1');
+    const result = await rt.turns.prompt('LONGCMD tag=u1');
     assert.ok(result.kind === 'completed', JSON.stringify(result));
     // The agent reported the turn finished, and now runs its tool: a turn Reins does not see.
     await waitFor('sleep 37 started by the unseen turn', () => sleepsOf(setup.root).length > 0, 10_000);

@@ -84,12 +84,12 @@ export async function startAgent(name: AgentName, opts: StartOptions = {}): Prom
     reopen: opts.again?.reopen,
   });
   const chunks: string[] = [];
-  rt.onUpdate((n) => {
+  rt.session.onUpdate((n) => {
     const u = n.update;
     if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') chunks.push(u.content.text);
   });
   const l: Live = (live = { rt, setup, log, chunks, turnEndedAt: 0, own: new Set() });
-  rt.onTurnEnded(() => (l.turnEndedAt = Date.now()));
+  rt.turns.onTurnEnded(() => (l.turnEndedAt = Date.now()));
   const t0 = Date.now();
   await rt.start();
   measured(name, 'start (spawn, initialize, session/new)', Date.now() - t0);
@@ -99,9 +99,9 @@ export async function startAgent(name: AgentName, opts: StartOptions = {}): Prom
 
 /** Approve every permission request (allow once), for the scenarios that need the tool to run. */
 export function approveAll(rt: AgentRuntime): void {
-  rt.onPermission((p: PendingPermission) => {
+  rt.turns.permissions.onRequest((p: PendingPermission) => {
     const allow = p.request.options.find((o) => o.kind === 'allow_once') ?? nth(p.request.options, 0, 'the permission options');
-    rt.respondPermission(p.id, allow.optionId);
+    rt.turns.respondPermission(p.id, allow.optionId);
   });
 }
 

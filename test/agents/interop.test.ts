@@ -47,7 +47,7 @@ describe('real agents: the stop routine', function () {
       it('(a) answers a prompt', async function () {
         const { rt, chunks } = await startAgent(name);
         const t0 = Date.now();
-        const result = await rt.prompt('PLAIN please');
+        const result = await rt.turns.prompt('PLAIN please');
         measured(name, 'PLAIN prompt → answer', Date.now() - t0);
         assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
         assert.ok(chunks.join('').includes(PLAIN_ANSWER), `answer: ${JSON.stringify(chunks.join(''))}`);
@@ -67,14 +67,14 @@ describe('real agents: the stop routine', function () {
         assert.ok(init, 'initialize answered');
         const meta = (m: unknown) => (m && typeof m === 'object' ? (m as Record<string, unknown>).steering : undefined);
         const advertised = meta(init._meta) ?? meta(init.agentCapabilities?._meta);
-        const method = rt.waiting.steerMethod;
+        const method = rt.turns.waiting.steerMethod;
         const said = `${init.agentInfo?.name ?? name} ${init.agentInfo?.version ?? ''}: initialize ${
           advertised === undefined ? 'advertises no steering' : `advertises steering ${JSON.stringify(advertised)}`
         } (agentCapabilities._meta keys: ${Object.keys(init.agentCapabilities?._meta ?? {}).join(', ') || 'none'}); Reins steers with ${method?.method ?? 'nothing'}`;
         measured(name, 'steering offered', advertised === undefined ? 0 : 1, said);
         console.log(`      ${said}`);
         if (!method) {
-          const outcome = await rt.waiting.steer('also say STEERED');
+          const outcome = await rt.turns.waiting.steer('also say STEERED');
           assert.deepEqual(outcome, { delivered: false, why: `${rt.name} offers no steering` });
         } else {
           assert.ok(
@@ -82,11 +82,11 @@ describe('real agents: the stop routine', function () {
             "Reins takes a steering method the agent's initialize does not advertise",
           );
           approveAll(rt);
-          const turn = rt.prompt('LONGCMD please');
+          const turn = rt.turns.prompt('LONGCMD please');
           await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
-          const outcome = await rt.waiting.steer('also say STEERED');
+          const outcome = await rt.turns.waiting.steer('also say STEERED');
           assert.equal(outcome.delivered, true, JSON.stringify(outcome));
-          await rt.stop('user');
+          await rt.turns.stop('user');
           await turn;
         }
         await finish(this.test!.fullTitle());
@@ -96,13 +96,13 @@ describe('real agents: the stop routine', function () {
         const l = await startAgent(name);
         const { rt, setup, log, chunks } = l;
         approveAll(rt);
-        const turn = rt.prompt('LONGCMD please');
+        const turn = rt.turns.prompt('LONGCMD please');
         // The tool is running when its process exists (gemini announces no tool_call first).
         await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         // codex-acp kills the command itself when the cancel comes within ~100-250 ms of its
         // start, and leaves it running when it comes later: stop a tool that has been running.
         await sleep(1000);
-        const report = await rt.stop('user');
+        const report = await rt.turns.stop('user');
         const result = await turn;
         // The leftover scan runs after the outcome is reported (it lists every process).
         const leftovers = await report.leftoversFound;
@@ -135,7 +135,7 @@ describe('real agents: the stop routine', function () {
         // (claude-agent-acp: or flagged as one turn behind, see afterStop.ts).
         chunks.length = 0;
         const t0 = Date.now();
-        const next = await rt.prompt(taggedPrompt('after the stop', 'd1'));
+        const next = await rt.turns.prompt(taggedPrompt('after the stop', 'd1'));
         measured(name, 'prompt right after the stop → answer', Date.now() - t0);
         await assertAnsweredAfterStop(name, next, l, 'd1');
         // Sabotage (turnMachine's stop going straight to idle with outcome aborted, i.e. not
@@ -150,16 +150,16 @@ describe('real agents: the stop routine', function () {
         const l = await startAgent(name);
         const { rt, setup, log, chunks } = l;
         approveAll(rt);
-        const turn = rt.prompt('LONGCMD please');
+        const turn = rt.turns.prompt('LONGCMD please');
         await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         // A tool that has been running for a while (longer than the 1.5 s slack of the leftover
         // scan's start-time filter, which a "send now" turn's start would otherwise move past it).
         await sleep(2000);
-        const report = await rt.stop('send-now');
+        const report = await rt.turns.stop('send-now');
         await turn;
         // The new prompt goes out in the same tick the stop resolved, as "send now" does.
         chunks.length = 0;
-        const next = rt.prompt(taggedPrompt('sent now', 'sn1'));
+        const next = rt.turns.prompt(taggedPrompt('sent now', 'sn1'));
         assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
         // codex: the stopped turn's sleep must still be found although a new turn has started.
         // With the scan reading the runtime's current turn start (the new turn's) this printed
@@ -174,7 +174,7 @@ describe('real agents: the stop routine', function () {
         const l = await startAgent(name);
         const { rt, log, chunks } = l;
         const before = model().requests.length;
-        const turn = rt.prompt('STALL please');
+        const turn = rt.turns.prompt('STALL please');
         // The turn's own request (with tools), not opencode's title request.
         await waitFor(
           'stalled request made',
@@ -185,7 +185,7 @@ describe('real agents: the stop routine', function () {
           30_000,
         );
         await sleep(500);
-        const report = await rt.stop('user');
+        const report = await rt.turns.stop('user');
         await turn;
         measured(name, 'STALL: cancel → answer', report.settledAt! - report.firstCancelAt!);
         // Sabotage (sendCancel returning before the write: no session/cancel on the wire)
@@ -194,7 +194,7 @@ describe('real agents: the stop routine', function () {
         // cancel (6 cancels sent)"…}": none of them gives up on a stalled model by itself.
         assert.equal(report.outcome, 'aborted', JSON.stringify(report));
         chunks.length = 0;
-        await assertAnsweredAfterStop(name, await rt.prompt(taggedPrompt('after the stall', 'st1')), l, 'st1');
+        await assertAnsweredAfterStop(name, await rt.turns.prompt(taggedPrompt('after the stall', 'st1')), l, 'st1');
         assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
         await finish(this.test!.fullTitle());
       });
@@ -207,11 +207,11 @@ describe('real agents: the stop routine', function () {
           const { rt, setup, log, chunks } = l;
           // gemini 0.61.0 cannot create a new file through fs/read_text_file (see README): edit one.
           if (name === 'gemini') writeFileSync(join(setup.cwd, 'hello.txt'), 'old\n');
-          const asked = new Promise<PendingPermission>((resolve) => rt.onPermission(resolve));
-          const turn = rt.prompt(`EDIT ${join(setup.cwd, 'hello.txt')}`);
+          const asked = new Promise<PendingPermission>((resolve) => rt.turns.permissions.onRequest(resolve));
+          const turn = rt.turns.prompt(`EDIT ${join(setup.cwd, 'hello.txt')}`);
           await asked;
           await sleep(300); // let the agent sit in its wait
-          const report = await rt.stop('user');
+          const report = await rt.turns.stop('user');
           await turn;
           measured(
             name,
@@ -239,7 +239,7 @@ describe('real agents: the stop routine', function () {
           assert.deepEqual(ownLeftovers(l, await report.leftoversFound), [], "the agent's own processes taken for leftovers");
 
           chunks.length = 0;
-          await assertAnsweredAfterStop(name, await rt.prompt(taggedPrompt('after the stop', 'pp1')), l, 'pp1');
+          await assertAnsweredAfterStop(name, await rt.turns.prompt(taggedPrompt('after the stop', 'pp1')), l, 'pp1');
           assert.deepEqual(promptOverlaps(log), [], 'prompt sent while another was unanswered');
           await finish(this.test!.fullTitle());
         },
@@ -250,7 +250,7 @@ describe('real agents: the stop routine', function () {
         approveAll(rt);
         const file = join(setup.cwd, 'hello.txt');
         if (name === 'gemini') writeFileSync(file, 'old\n'); // see (c)
-        const result = await rt.prompt(`EDIT ${file}`);
+        const result = await rt.turns.prompt(`EDIT ${file}`);
         assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
         assert.equal(readFileSync(file, 'utf8'), EDIT_CONTENT);
         assert.ok(chunks.join('').includes(DONE_ANSWER));
@@ -277,7 +277,7 @@ describe('real agents: the stop routine', function () {
       it('(f) window close (shutdown deactivate, 2 s) during a running tool leaves no process behind', async function () {
         const { rt, setup } = await startAgent(name);
         approveAll(rt);
-        void rt.prompt('LONGCMD please');
+        void rt.turns.prompt('LONGCMD please');
         await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         // finish() runs shutdown('deactivate', 2000) while the tool runs, as the window closing
         // does, and asserts that nothing is left whose environment or command line carries the
@@ -295,10 +295,10 @@ describe('real agents: the stop routine', function () {
         const l = await startAgent(name);
         const { rt, setup, chunks } = l;
         approveAll(rt);
-        const turn = rt.prompt('LONGCMD please');
+        const turn = rt.turns.prompt('LONGCMD please');
         await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         await sleep(1000);
-        const before = rt.sessionId;
+        const before = rt.session.id;
         const t0 = Date.now();
         // claude-agent-acp starts a Claude Code process per session and pi-acp a `pi`, as
         // session/new is handled. Before 9a83c61 Reins' leftover scan ran while session/new was
@@ -312,14 +312,14 @@ describe('real agents: the stop routine', function () {
         // failed: Internal error: Cannot call write after a stream was destroyed {}". codex,
         // opencode and gemini start nothing at session/new and passed.
         const restorePs = slowPs(1000);
-        const report = await rt
-          .newSession()
+        const report = await rt.session
+          .renew()
           .catch((e: { message: string; data?: unknown }) => assert.fail(`session/new failed: ${e.message} ${JSON.stringify(e.data)}`))
           .finally(restorePs);
         measured(name, 'New Session mid-tool → new session ready', Date.now() - t0);
         assert.equal((await turn).kind, 'stopped');
         assert.equal(report.outcome, 'aborted', JSON.stringify(report));
-        assert.notEqual(rt.sessionId, before, 'the session was replaced');
+        assert.notEqual(rt.session.id, before, 'the session was replaced');
         const leftovers = await report.leftoversFound;
         // Reins ends only what it reports; the new session's processes must not be among them
         // (that they live on shows in the answer below).
@@ -327,7 +327,7 @@ describe('real agents: the stop routine', function () {
         if (name === 'claude') measured(name, 'Claude Code processes after New Session', claudeCodeOf(setup.root).length);
         await waitFor('sleep 37 ended', () => sleepsOf(setup.root).length === 0, 3000);
         chunks.length = 0;
-        assert.deepEqual(await rt.prompt('PLAIN tag=n1'), { kind: 'completed', stopReason: 'end_turn' });
+        assert.deepEqual(await rt.turns.prompt('PLAIN tag=n1'), { kind: 'completed', stopReason: 'end_turn' });
         assert.equal(chunks.join('').trim(), `${PLAIN_ANSWER} tag=n1`, 'the new session answers in step');
         await finish(this.test!.fullTitle());
       });
@@ -338,10 +338,10 @@ describe('real agents: the stop routine', function () {
         const { rt, setup } = await startAgent(name, { ownHelpers: true });
         approveAll(rt);
         const helpers = () => processesOf(setup.root).filter((p) => p.cmd.includes('reins-own-helper'));
-        const turn = rt.prompt('LONGCMD please');
+        const turn = rt.turns.prompt('LONGCMD please');
         await waitFor('sleep 37 started', () => sleepsOf(setup.root).length > 0, 30_000);
         await sleep(1000);
-        const report = await rt.stop('user');
+        const report = await rt.turns.stop('user');
         await turn;
         const leftovers = await report.leftoversFound;
         const taken = leftovers.filter((p) => p.command.includes('reins-own-helper')).map((p) => p.command);

@@ -34,7 +34,7 @@ describe('real agents: a restart mid-conversation', function () {
         transcript.onOp((op) => {
           if (op.type !== 'upsert' || op.entry.kind !== 'permission' || op.entry.resolved !== undefined) return;
           const allow = op.entry.options.find((o) => o.kind === 'allow_once') ?? op.entry.options[0];
-          if (allow) setImmediate(() => current?.respondPermission(op.entry.id, allow.optionId));
+          if (allow) setImmediate(() => current?.turns.respondPermission(op.entry.id, allow.optionId));
         });
         const turn = async (label: string) => {
           const { rt, setup } = await startAgent(name);
@@ -46,7 +46,7 @@ describe('real agents: a restart mid-conversation', function () {
           const feed = feedTranscript(rt, transcript);
           const t0 = Date.now();
           const result = await Promise.race([
-            rt.prompt(`EDIT ${join(setup.cwd, 'hello.txt')}`),
+            rt.turns.prompt(`EDIT ${join(setup.cwd, 'hello.txt')}`),
             new Promise<string>((r) => setTimeout(() => r('the turn did not end'), 90_000)),
           ]);
           measured(name, `EDIT turn ${label} → answer`, Date.now() - t0);

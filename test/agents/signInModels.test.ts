@@ -61,7 +61,7 @@ function pickOther(choices: ConfigChoice[], askedBefore: string): ConfigChoice |
 /** The models the fake API was asked for by the main (not side) requests of one prompt. */
 async function modelsAskedFor(l: Live, tag: string): Promise<string[]> {
   const before = model().requests.length;
-  const result = await l.rt.prompt(`PLAIN tag=${tag}`);
+  const result = await l.rt.turns.prompt(`PLAIN tag=${tag}`);
   assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
   assert.ok(l.chunks.join('').includes(PLAIN_ANSWER), 'the answer arrived');
   const asked = model()
@@ -89,7 +89,7 @@ describe('real agents: sign-in methods and model choice', function () {
           `the methods Reins offers, from ${JSON.stringify(l.rt.agentInfo?.authMethods)}`,
         );
 
-        const config = l.rt.sessionConfig;
+        const config = l.rt.session.controls.config;
         const option = config?.summaries().find((o) => o.category === 'model');
         if (!OFFERS_MODEL_OPTION.has(name)) {
           assert.equal(option, undefined, `${name} now offers a model option: add it to OFFERS_MODEL_OPTION`);
@@ -104,7 +104,7 @@ describe('real agents: sign-in methods and model choice', function () {
         const pick = String(other.value);
 
         const t0 = Date.now();
-        const set = await l.rt.setConfigOption(option.id, pick);
+        const set = await l.rt.session.controls.set(option.id, pick);
         measured(name, 'setConfigOption (model) → answer', Date.now() - t0);
         assert.equal(set.status, 'ok', JSON.stringify(set));
         assert.equal(config.choices(option.id).find((c) => c.current)?.value, pick, 'the picker shows the model picked');

@@ -131,7 +131,7 @@ export async function benchEndToEnd(n: number): Promise<void> {
     await rt.start();
     const transcript = new Transcript();
     let updates = 0;
-    rt.onUpdate((note) => {
+    rt.session.onUpdate((note) => {
       updates++;
       transcript.apply(note);
     });
@@ -149,7 +149,7 @@ export async function benchEndToEnd(n: number): Promise<void> {
       updates = 0;
       transcript.clear();
       const t0 = now();
-      const result = await rt.prompt('go');
+      const result = await rt.turns.prompt('go');
       const ms = now() - t0;
       const entry = transcript.entries.find((e) => e.kind === 'agent');
       const chars = entry?.kind === 'agent' ? entry.markdown.length : 0;
@@ -227,17 +227,17 @@ export async function benchStop(runs: number): Promise<void> {
     const viaReins = async () => {
       let first: () => void = () => {};
       const firstUpdate = new Promise<void>((resolve) => (first = resolve));
-      const sub = rt.onUpdate(() => first());
-      const turn = rt.prompt('go');
+      const sub = rt.session.onUpdate(() => first());
+      const turn = rt.turns.prompt('go');
       await firstUpdate;
       sub.dispose();
       await sleep(15);
       let idleAt: number | undefined;
       const watch = rt.onDidChangeState(() => {
-        if (idleAt === undefined && rt.turn.phase === 'idle') idleAt = now();
+        if (idleAt === undefined && rt.turns.turn.phase === 'idle') idleAt = now();
       });
       const t0 = now();
-      const report = await rt.stop('user');
+      const report = await rt.turns.stop('user');
       const ms = now() - t0;
       watch.dispose();
       if (report.outcome !== 'aborted') throw new Error(`Reins: stop outcome ${report.outcome}`);
@@ -280,7 +280,7 @@ export async function benchStop(runs: number): Promise<void> {
     target: `≤ max(${STOP_MAX_RATIO}×, +${STOP_FLOOR_MS} ms) = ${fmtMs(limit)}`,
     pass: r <= limit,
     note:
-      `in-process AgentRuntime.stop() vs a raw client's cancel round trip; the leftover listing follows the report (not on this path): ` +
+      `in-process runtime.turns.stop() vs a raw client's cancel round trip; the leftover listing follows the report (not on this path): ` +
       `one listing of ${processes} processes takes a median ${fmtMs(median(psMs))} here, ${fmtMs(median(psSyncMs))} of it blocking its caller`,
   });
   // The same stop up to the machine's return to idle (the status bar, the panel and the folder

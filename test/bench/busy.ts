@@ -38,9 +38,9 @@ async function viaReins(dir: string, t: number, idle: boolean, n: number): Promi
   });
   try {
     await rt.start();
-    const turn = await rt.prompt('go');
-    if (turn.kind !== 'completed') return { cancels: rt.sent.cancels };
-    return readOutcome(result) ?? { cancels: rt.sent.cancels };
+    const turn = await rt.turns.prompt('go');
+    if (turn.kind !== 'completed') return { cancels: rt.turns.sent.cancels };
+    return readOutcome(result) ?? { cancels: rt.turns.sent.cancels };
   } finally {
     await rt.shutdown('deactivate', 500);
   }

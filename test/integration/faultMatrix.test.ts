@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SendResult } from '../../src/api';
 import { events, promptOverlaps, received, type RecordEntry } from '../fixtures/scriptedAgent/records';
-import { alive, nth, waitFor } from '../support/helpers';
+import { alive, nth, sleepArg, waitFor } from '../support/helpers';
 import { allCells, type Cell, type Exit, key, matrixTable, representativeCells, REASONS, START_POINTS } from './faultCells';
 import { addAgent, api, collectStops, resetReins, send, setting, stop, type ScriptedAgent, workspaceFolder } from './support';
 
@@ -277,7 +277,7 @@ describe(`fault matrix${FULL ? ' (full)' : ''}`, function () {
         marker: path.join(scratch, `fault-${n}.marker`),
         armed: path.join(scratch, `fault-${n}.armed`),
         file: path.join(workspaceFolder().uri.fsPath, `.reins-fault-${n}.txt`),
-        sleepArg: `40.${String(n + 1).padStart(3, '0')}`,
+        sleepArg: sleepArg(`40.${String(n + 1).padStart(3, '0')}`),
       };
       try {
         results.set(key(cell), await runCell(ctx));

@@ -115,7 +115,7 @@ describe('sessions that survive', function () {
     await waitFor('the turn to run', async () => (await state()).turn === 'running');
     assert.ok(await vscode.commands.executeCommand<boolean>('reins.newSession'));
     assert.equal((await turn).status, 'stopped');
-    // Sabotage (closeCurrent() removed from AgentRuntime.newSession): "Expected values to be strictly deep-equal: … - 'session/close',".
+    // Sabotage (closeCurrent() removed from CurrentSession.renew): "Expected values to be strictly deep-equal: … - 'session/close',".
     assert.deepEqual(methods(agent), ['session/new', 'session/prompt', 'session/cancel', 'session/close', 'session/new']);
     assert.equal(firstReceived(agent.entries(), 'session/close').msg.params.sessionId, old);
   });
@@ -137,7 +137,7 @@ describe('sessions that survive', function () {
     await waitFor('the second prompt to reach the agent', () => received(agent.entries(), 'session/prompt').length === 2);
     const sent = methods(agent).length;
     const refused = await load('sess-1');
-    // Sabotage (the unverified check removed from AgentRuntime.loadSession): "+ sessionId: 'sess-1', + status: 'loaded'" (it loaded).
+    // Sabotage (the unverified check removed from CurrentSession.replace): "+ sessionId: 'sess-1', + status: 'loaded'" (it loaded).
     assert.deepEqual(refused, { status: 'failed', error: 'the running turn did not confirm its stop, so nothing was loaded', refused: true });
     assert.deepEqual(
       methods(agent)

@@ -12,7 +12,7 @@ import { listProcesses } from '../../src/acp/processTree';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { events } from '../fixtures/scriptedAgent/records';
 import { addAgent, api, checkedLeftovers, logText, resetReins, send, setting, stop, useAgent, workspaceFolder } from './support';
-import { nth, waitFor } from '../support/helpers';
+import { nth, RUN_TAG, sleepArg, waitFor } from '../support/helpers';
 
 type Reply = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { reason?: string } } };
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
@@ -20,8 +20,9 @@ type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
 const term = (create: Record<string, unknown>, as: string, toolCallId?: string) => ({
   terminal: { create: { cwd: '${cwd}', ...create }, as, ...(toolCallId && { toolCallId }) },
 });
-/** `sleep` processes whose command line starts with `marker` (each test sleeps a length of its own). */
-const sleeping = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker)).map((p) => p.command);
+/** This run's `sleep` processes (sleepArg) whose command line starts with `marker` (each test sleeps a length of its own). */
+const sleeping = async (marker: string) =>
+  (await listProcesses()).filter((p) => p.command.startsWith(marker) && p.command.endsWith(RUN_TAG)).map((p) => p.command);
 const card = async (id: string) => (await api()).state()!.transcript.find((e): e is ToolEntry => e.kind === 'tool' && e.id === id);
 
 describe('terminals (issue 9)', function () {
@@ -58,7 +59,7 @@ describe('terminals (issue 9)', function () {
             term({ command: "printf 'héllo wörld €€€\\n'; printf 'done\\n'", outputByteLimit: 13 }, 't1', 'build'),
             { terminal: { waitForExit: 't1' } },
             { terminal: { output: 't1' } },
-            term({ command: 'sleep', args: ['45.1'] }, 't2'),
+            term({ command: 'sleep', args: [sleepArg('45.1')] }, 't2'),
             { terminal: { kill: 't2' } },
             { terminal: { output: 't2' } },
             { terminal: { release: 't2' } },
@@ -113,7 +114,7 @@ describe('terminals (issue 9)', function () {
         {
           steps: [
             { tool: { id: 'serve', title: 'Serve', kind: 'execute' } },
-            term({ command: "printf 'listening\\n'; sleep 46.1" }, 't1', 'serve'),
+            term({ command: `printf 'listening\\n'; sleep ${sleepArg('46.1')}` }, 't1', 'serve'),
             { hang: true },
           ],
         },
@@ -127,7 +128,7 @@ describe('terminals (issue 9)', function () {
     assert.equal(result.outcome, 'aborted');
     const leftovers = await checkedLeftovers(result.turnId);
     assert.ok(
-      leftovers.some((p) => p.command === 'sleep 46.1'),
+      leftovers.some((p) => p.command === `sleep ${sleepArg('46.1')}`),
       `the stopped turn's terminal is its leftover: ${JSON.stringify(leftovers)}`,
     );
     await turn;
@@ -135,11 +136,11 @@ describe('terminals (issue 9)', function () {
     await waitFor('the card to say how it ended', async () => /killed by SIG/.test((await card('serve'))?.terminal?.exited ?? ''));
   });
 
-  // Sabotage (the `endAll('new session')` line in AgentRuntime.newSession removed), this test
+  // Sabotage (the endTerminals step of CurrentSession.replace removed), this test
   // printed, in code-server:
   //   AssertionError [ERR_ASSERTION]: still running after New Session: ["sleep 47.1"]
   it('nothing is left running after New Session', async () => {
-    const agent = await addAgent({ prompts: [{ steps: [term({ command: 'sleep 47.1' }, 't1'), { text: 'started' }] }] });
+    const agent = await addAgent({ prompts: [{ steps: [term({ command: `sleep ${sleepArg('47.1')}` }, 't1'), { text: 'started' }] }] });
     await useAgent(agent);
     assert.equal((await send('start a server')).status, 'completed');
     // The turn can end before the terminal's command is running under its own name (it failed so
@@ -148,14 +149,16 @@ describe('terminals (issue 9)', function () {
     assert.equal(await vscode.commands.executeCommand<boolean>('reins.newSession'), true);
     const left = await sleeping('sleep 47.1');
     assert.deepEqual(left, [], `still running after New Session: ${JSON.stringify(left)}`);
-    await waitFor('the log line', async () => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 47\.1`/.test(await logText()));
+    await waitFor('the log line', async () =>
+      new RegExp(String.raw`new session: ended 1 running terminal\(s\): term-\d+ \`sleep 47\.1${RUN_TAG}\``).test(await logText()),
+    );
   });
 
   // Sabotage (the terminals' endAll in AgentRuntime.forceStop and onConnectionClosed removed;
   // either alone suffices), this test printed, in code-server:
   //   Error: timed out after 10000 ms waiting for nothing left after Force Stop
   it('nothing is left running after Force Stop', async () => {
-    const agent = await addAgent({ prompts: [{ steps: [term({ command: 'sleep 48.1' }, 't1'), { hang: true }] }] });
+    const agent = await addAgent({ prompts: [{ steps: [term({ command: `sleep ${sleepArg('48.1')}` }, 't1'), { hang: true }] }] });
     await useAgent(agent);
     const turn = send('hang with a terminal');
     await waitFor('the terminal', async () => (await sleeping('sleep 48.1')).length > 0);

@@ -38,15 +38,15 @@ describe('elicitation against the scripted agent', function () {
 
   it('form mode: accept sends the values with the schema’s types; invalid input is refused, nothing sent', async () => {
     const { rt, record } = await start(elicitTurn(FORM));
-    const held = new Promise<string>((resolve) => rt.elicitations.onRequest((p) => resolve(p.id)));
-    const turn = rt.prompt('go');
+    const held = new Promise<string>((resolve) => rt.turns.elicitations.onRequest((p) => resolve(p.id)));
+    const turn = rt.turns.prompt('go');
     const id = await held;
     // Too short, and not a whole number: refused here, the request still waits.
-    const refused = rt.elicitations.respond(id, 'accept', { branch: 'x', depth: '1.5', tags: [] });
+    const refused = rt.turns.elicitations.respond(id, 'accept', { branch: 'x', depth: '1.5', tags: [] });
     assert.equal(refused.ok, false);
     assert.deepEqual(!refused.ok && refused.errors, { branch: 'At least 2 characters.', depth: 'Enter a whole number.' });
-    assert.equal(rt.elicitations.size, 1);
-    assert.deepEqual(rt.elicitations.respond(id, 'accept', { branch: 'main', depth: '3', tags: ['b'] }), { ok: true });
+    assert.equal(rt.turns.elicitations.size, 1);
+    assert.deepEqual(rt.turns.elicitations.respond(id, 'accept', { branch: 'main', depth: '3', tags: ['b'] }), { ok: true });
     assert.equal((await turn).kind, 'completed');
     const reply = firstEvent(readRecord(record), 'elicitation-answered').reply as { result: unknown };
     assert.deepEqual(reply.result, { action: 'accept', content: { branch: 'main', depth: 3, tags: ['b'] } });
@@ -54,8 +54,8 @@ describe('elicitation against the scripted agent', function () {
 
   it('decline is sent as decline', async () => {
     const { rt, record } = await start(elicitTurn(FORM));
-    rt.elicitations.onRequest((p) => rt.elicitations.respond(p.id, 'decline'));
-    await rt.prompt('go');
+    rt.turns.elicitations.onRequest((p) => rt.turns.elicitations.respond(p.id, 'decline'));
+    await rt.turns.prompt('go');
     assert.deepEqual((firstEvent(readRecord(record), 'elicitation-answered').reply as { result: unknown }).result, { action: 'decline' });
   });
 
@@ -70,8 +70,8 @@ describe('elicitation against the scripted agent', function () {
     it(`${what}: -32602 at once, logged, and the turn goes on`, async () => {
       const { rt, record, log } = await start(elicitTurn(params));
       let shown = false;
-      rt.elicitations.onRequest(() => (shown = true));
-      const result = await rt.prompt('go');
+      rt.turns.elicitations.onRequest(() => (shown = true));
+      const result = await rt.turns.prompt('go');
       assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
       const reply = firstEvent(readRecord(record), 'elicitation-answered').reply as { error?: { code: number } };
       // Sabotage (parseElicitation's nested-object refusal removed, `object` taken as text): "Timeout
@@ -87,22 +87,22 @@ describe('elicitation against the scripted agent', function () {
 
   it('$/cancel_request: a withdrawn elicitation is answered -32800 and closed; the turn goes on', async () => {
     const { rt, record } = await start(elicitTurn(FORM, { withdrawAfterMs: 200 }));
-    const resolved = new Promise<boolean | undefined>((resolve) => rt.elicitations.onResolved((r) => resolve(r.withdrawn)));
-    const result = await rt.prompt('go');
+    const resolved = new Promise<boolean | undefined>((resolve) => rt.turns.elicitations.onResolved((r) => resolve(r.withdrawn)));
+    const result = await rt.turns.prompt('go');
     assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
     assert.equal(await resolved, true);
     const reply = firstEvent(readRecord(record), 'elicitation-answered').reply as { error?: { code: number } };
     assert.equal(reply.error?.code, -32800);
-    assert.equal(rt.elicitations.size, 0);
+    assert.equal(rt.turns.elicitations.size, 0);
   });
 
   it('stop while one is pending: answered cancel before the session/cancel', async () => {
     // The answer alone does not end the turn (the agent goes on); the cancel after it does.
     const { rt, record } = await start(elicitTurn(FORM, {}, [{ sleepMs: 2000 }]));
-    const held = new Promise<void>((resolve) => rt.elicitations.onRequest(() => resolve()));
-    void rt.prompt('go');
+    const held = new Promise<void>((resolve) => rt.turns.elicitations.onRequest(() => resolve()));
+    void rt.turns.prompt('go');
     await held;
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     const entries = await waitForRecord(record, (e) => cancels(e).length > 0 && events(e, 'elicitation-answered').length > 0);
     const request = entries.find((e) => e.dir === 'out' && (e as any).msg.method === 'elicitation/create') as any;
     const answer = responseTo(entries, 'in', request.msg.id);
@@ -111,7 +111,7 @@ describe('elicitation against the scripted agent', function () {
     // before the cancel … -false +true" (the turn's end answered it, after the cancel, 10 s on).
     assert.ok(entries.indexOf(answer) < entries.indexOf(nth(cancels(entries), 0, 'cancels(entries)')), 'elicitation answered before the cancel');
     assert.equal(report.outcome, 'aborted');
-    assert.equal(rt.elicitations.size, 0);
+    assert.equal(rt.turns.elicitations.size, 0);
   });
 
   it('url mode in a tool call: accept means consent; elicitation/complete closes it, a repeat is ignored', async () => {
@@ -129,15 +129,15 @@ describe('elicitation against the scripted agent', function () {
       ],
     });
     const held = new Promise<string>((resolve) =>
-      rt.elicitations.onRequest((p) => {
-        assert.deepEqual(p.request.scope, { sessionId: rt.sessionId, toolCallId: 'call-1' });
+      rt.turns.elicitations.onRequest((p) => {
+        assert.deepEqual(p.request.scope, { sessionId: rt.session.id, toolCallId: 'call-1' });
         resolve(p.id);
       }),
     );
-    const completed = new Promise<string>((resolve) => rt.elicitations.onCompleted(resolve));
-    const turn = rt.prompt('go');
+    const completed = new Promise<string>((resolve) => rt.turns.elicitations.onCompleted(resolve));
+    const turn = rt.turns.prompt('go');
     const id = await held;
-    assert.deepEqual(rt.elicitations.respond(id, 'accept'), { ok: true });
+    assert.deepEqual(rt.turns.elicitations.respond(id, 'accept'), { ok: true });
     assert.equal(await completed, id);
     assert.equal((await turn).kind, 'completed');
     assert.deepEqual((firstEvent(readRecord(record), 'elicitation-answered').reply as { result: unknown }).result, { action: 'accept' });
@@ -151,11 +151,11 @@ describe('elicitation against the scripted agent', function () {
     const { rt, record } = await start({
       prompts: [{ steps: [{ elicit: { params: { requestId: 7, mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: {} } } } }] }],
     });
-    const held = new Promise<string>((resolve) => rt.elicitations.onRequest((p) => resolve(p.id)));
-    const turn = rt.prompt('go');
+    const held = new Promise<string>((resolve) => rt.turns.elicitations.onRequest((p) => resolve(p.id)));
+    const turn = rt.turns.prompt('go');
     const id = await held;
-    assert.equal(rt.elicitations.get(id)?.turnId, undefined);
-    rt.elicitations.respond(id, 'accept', {});
+    assert.equal(rt.turns.elicitations.get(id)?.turnId, undefined);
+    rt.turns.elicitations.respond(id, 'accept', {});
     await turn;
     assert.deepEqual((firstEvent(readRecord(record), 'elicitation-answered').reply as { result: unknown }).result, { action: 'accept', content: {} });
   });

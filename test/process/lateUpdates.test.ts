@@ -49,13 +49,13 @@ describe('late updates through the runtime (scripted agent late-after-cancel)', 
     const transcript = new Transcript();
     feedTranscript(rt, transcript);
     await rt.start();
-    const first = rt.prompt('start the job');
+    const first = rt.turns.prompt('start the job');
     await waitFor('the tool card', () => transcript.get('late-job') !== undefined);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
     await first;
     await waitFor('the late text', () => transcript.entries.some((e) => 'late' in e && e.kind === 'agent'));
-    assert.equal((await rt.prompt('next')).kind, 'completed');
+    assert.equal((await rt.turns.prompt('next')).kind, 'completed');
     const entries = transcript.entries;
     const next = entries.findIndex((e) => e.kind === 'user' && e.text === 'next');
     assert.deepEqual(shape(entries.slice(next)), ['user:next', 'agent:The next answer.']);

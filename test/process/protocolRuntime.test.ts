@@ -79,7 +79,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
       prompts: quick,
     });
     await rt.start();
-    const view = rt.sessionConfig?.view();
+    const view = rt.session.controls.config?.view();
     // Sabotage (keepEarly() always false: early updates dropped as before), this printed:
     //   AssertionError: Expected values to be strictly deep-equal: + [] - [ - 'web' ]
     assert.deepEqual(
@@ -96,22 +96,22 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
       prompts: [{ steps: [{ sleepMs: 400 }, { setConfig: { configId: 'model', value: 'm1' } }, { setMode: 'ask' }, { text: 'done' }] }],
     });
     await rt.start();
-    assert.deepEqual(await rt.setConfigOption('model', 'm2'), { status: 'ok', configId: 'model', value: 'm2', method: 'session/set_config_option' });
-    assert.equal(rt.sessionConfig?.view().model?.name, 'Model 2');
+    assert.deepEqual(await rt.session.controls.set('model', 'm2'), { status: 'ok', configId: 'model', value: 'm2', method: 'session/set_config_option' });
+    assert.equal(rt.session.controls.config?.view().model?.name, 'Model 2');
     // No mode option: 'mode' means session/set_mode.
-    assert.deepEqual(await rt.setConfigOption('mode', 'code'), { status: 'ok', configId: 'mode', value: 'code', method: 'session/set_mode' });
-    assert.equal(rt.sessionConfig?.view().mode?.name, 'Code');
-    const refused = await rt.setConfigOption('model', 'm9');
+    assert.deepEqual(await rt.session.controls.set('mode', 'code'), { status: 'ok', configId: 'mode', value: 'code', method: 'session/set_mode' });
+    assert.equal(rt.session.controls.config?.view().mode?.name, 'Code');
+    const refused = await rt.session.controls.set('model', 'm9');
     assert.equal(refused.status, 'failed');
     // The spec allows a change while the agent generates: it is sent mid-turn.
-    const turn = rt.prompt('go');
+    const turn = rt.turns.prompt('go');
     await sleep(150);
-    assert.equal(rt.turn.phase, 'running');
-    assert.equal((await rt.setConfigOption('model', 'm2')).status, 'ok');
+    assert.equal(rt.turns.turn.phase, 'running');
+    assert.equal((await rt.session.controls.set('model', 'm2')).status, 'ok');
     assert.equal((await turn).kind, 'completed');
     // The agent's config_option_update and current_mode_update during the turn.
-    assert.equal(rt.sessionConfig?.view().model?.name, 'Model 1');
-    assert.equal(rt.sessionConfig?.view().mode?.name, 'Ask');
+    assert.equal(rt.session.controls.config?.view().model?.name, 'Model 1');
+    assert.equal(rt.session.controls.config?.view().mode?.name, 'Ask');
     const sets = received(entries(), 'session/set_config_option').map((e) => e.msg.params);
     assert.deepEqual(
       sets.map((p: { configId: string; value: string }) => `${p.configId}=${p.value}`),
@@ -128,17 +128,17 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     const file = path.join(embed.dir, 'a.txt');
     writeFileSync(file, 'alpha');
     await embed.rt.start();
-    assert.equal((await embed.rt.prompt('see', [pathToFileURL(file).href])).kind, 'completed');
+    assert.equal((await embed.rt.turns.prompt('see', [pathToFileURL(file).href])).kind, 'completed');
     assert.deepEqual(firstReceived(embed.entries(), 'session/prompt').msg.params.prompt, [
       { type: 'text', text: 'see' },
       { type: 'resource', resource: { uri: pathToFileURL(file).href, text: 'alpha' } },
     ]);
     const link = make({ init: { capabilities: { promptCapabilities: {} } }, prompts: quick });
     await link.rt.start();
-    await link.rt.prompt('see', [file]);
+    await link.rt.turns.prompt('see', [file]);
     assert.equal(firstReceived(link.entries(), 'session/prompt').msg.params.prompt[1].type, 'resource_link');
     // Sabotage (prompt() ignoring the problems), this printed: "+ 'completed' - 'not-sent'".
-    const missing = await link.rt.prompt('see', [path.join(link.dir, 'gone.txt')]);
+    const missing = await link.rt.turns.prompt('see', [path.join(link.dir, 'gone.txt')]);
     assert.equal(missing.kind, 'not-sent');
     assert.equal(received(link.entries(), 'session/prompt').length, 1, 'a prompt with a missing file is not sent');
   });
@@ -150,7 +150,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     ];
     const without = make({ prompts: quick }, servers);
     const skipped: string[] = [];
-    without.rt.onMcpSkipped((s) => skipped.push(...s.map((x) => x.name)));
+    without.rt.session.controls.onMcpSkipped((s) => skipped.push(...s.map((x) => x.name)));
     await without.rt.start();
     assert.deepEqual(firstReceived(without.entries(), 'session/new').msg.params.mcpServers, [servers[0]]);
     assert.deepEqual(skipped, ['api']);
@@ -177,9 +177,9 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     await rt.start();
     const resolved: { withdrawn?: boolean }[] = [];
     const asked: string[] = [];
-    rt.onPermission((p) => asked.push(p.id));
-    rt.onPermissionResolved((r) => resolved.push(r));
-    const result = await Promise.race([rt.prompt('go'), new Promise((r) => setTimeout(() => r('the withdrawn permission was never answered'), 6000))]);
+    rt.turns.permissions.onRequest((p) => asked.push(p.id));
+    rt.turns.permissions.onResolved((r) => resolved.push(r));
+    const result = await Promise.race([rt.turns.prompt('go'), new Promise((r) => setTimeout(() => r('the withdrawn permission was never answered'), 6000))]);
     // Sabotage (the connection's permission handler without cancellable()), this printed:
     //   "+ 'the withdrawn permission was never answered' - { kind: 'completed', … }".
     // Sabotage (cancellable() aborting before it rejects: the card's own `cancelled` answer won
@@ -191,7 +191,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
     assert.equal((answered.reply as { error?: { code: number } }).error?.code, -32800);
     // The request's id is the extension host's (permissions.ts), not counted per agent process.
     assert.deepEqual(resolved, [{ id: asked[0], cancelled: true, withdrawn: true }]);
-    assert.equal(rt.pendingPermissions.length, 0);
+    assert.equal(rt.turns.permissions.list().length, 0);
   });
 
   it('logs an unknown update kind once per kind', async () => {
@@ -199,7 +199,7 @@ describe('protocol at the runtime: config, early updates, content, mcp, version,
       prompts: [{ steps: [{ update: { sessionUpdate: 'mystery_update', x: 1 } }, { update: { sessionUpdate: 'mystery_update', x: 2 } }, { text: 'ok' }] }],
     });
     await rt.start();
-    await rt.prompt('go');
+    await rt.turns.prompt('go');
     // Sabotage (note() not remembering the kind), this printed: "AssertionError: 2 lines, want 1".
     const lines = log.lines.filter((l) => l.includes('does not handle'));
     assert.equal(lines.length, 1, `${lines.length} lines, want 1`);

@@ -47,22 +47,22 @@ describe('queue through the runtime', function () {
 
   it('queued prompts go out in order when the running turn ends by itself, never overlapping it', async () => {
     const { rt, record } = await start('queue');
-    const first = rt.prompt('first');
+    const first = rt.turns.prompt('first');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const a = await rt.enqueue('second');
-    const b = await rt.enqueue('third');
+    const a = await rt.turns.enqueue('second');
+    const b = await rt.turns.enqueue('third');
     assert.ok(a.queued && b.queued);
     assert.deepEqual(
-      rt.waiting.list.map((q) => q.text),
+      rt.turns.waiting.list.map((q) => q.text),
       ['second', 'third'],
     );
-    assert.equal(rt.waiting.edit(b.id, 'third, edited'), true);
+    assert.equal(rt.turns.waiting.edit(b.id, 'third, edited'), true);
     assert.deepEqual(await first, { kind: 'completed', stopReason: 'end_turn' });
     assert.deepEqual(await a.result, { kind: 'completed', stopReason: 'end_turn' });
     assert.deepEqual(await b.result, { kind: 'completed', stopReason: 'end_turn' });
     assert.deepEqual(promptTexts(record), ['first', 'second', 'third, edited']);
     assert.deepEqual(promptOverlaps(readRecord(record)), [], 'a queued prompt went out while another was unanswered');
-    assert.deepEqual(rt.waiting.list, []);
+    assert.deepEqual(rt.turns.waiting.list, []);
   });
 
   // Sabotage (PromptQueue.release firing nothing), this printed:
@@ -73,14 +73,14 @@ describe('queue through the runtime', function () {
     const { rt, record } = await start('slow-unwind');
     const notes = path.join(path.dirname(record), 'notes.md');
     writeFileSync(notes, '# notes\n');
-    void rt.prompt('first');
+    void rt.turns.prompt('first');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     const released: { texts: string[]; files: string[]; why: ReleaseWhy }[] = [];
-    rt.waiting.onReleased((r) => released.push(r));
-    const a = await rt.enqueue('second');
-    const b = await rt.enqueue('third', [pathToFileURL(notes).toString()]);
+    rt.turns.waiting.onReleased((r) => released.push(r));
+    const a = await rt.turns.enqueue('second');
+    const b = await rt.turns.enqueue('third', [pathToFileURL(notes).toString()]);
     assert.ok(a.queued && b.queued, JSON.stringify(b));
-    await rt.stop('user');
+    await rt.turns.stop('user');
     await waitFor('the queued texts given back', () => released.length === 1, 5000);
     assert.deepEqual(released, [{ texts: ['second', 'third'], files: [pathToFileURL(notes).toString()], why: 'stopped' }]);
     assert.deepEqual(await a.result, { kind: 'not-sent', why: 'it was queued, and the turn before it was stopped' });
@@ -89,11 +89,11 @@ describe('queue through the runtime', function () {
 
   it("the agent's crash gives them back too", async () => {
     const { rt, record } = await start({ prompts: [{ steps: [{ text: 'about to crash' }, { sleepMs: 300 }, { crash: { code: 3 } }] }] });
-    void rt.prompt('first');
+    void rt.turns.prompt('first');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     const released: string[] = [];
-    rt.waiting.onReleased((r) => released.push(...r.texts, r.why));
-    const a = await rt.enqueue('second');
+    rt.turns.waiting.onReleased((r) => released.push(...r.texts, r.why));
+    const a = await rt.turns.enqueue('second');
     assert.ok(a.queued);
     await waitFor('given back', () => released.length > 0, 5000);
     assert.deepEqual(released, ['second', 'exited']);
@@ -111,14 +111,14 @@ describe('queue through the runtime', function () {
       asked++;
       return checkpoint;
     });
-    const first = rt.prompt('first');
+    const first = rt.turns.prompt('first');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const a = await rt.enqueue('second');
+    const a = await rt.turns.enqueue('second');
     assert.ok(a.queued);
     await first;
     await waitFor('the hook asked', () => asked === 1, 5000);
     assert.equal(received(readRecord(record), 'session/prompt').length, 1, 'the queued prompt went out before its checkpoint');
-    assert.equal(rt.turn.phase, 'waiting');
+    assert.equal(rt.turns.turn.phase, 'waiting');
     release();
     assert.deepEqual(await a.result, { kind: 'completed', stopReason: 'end_turn' });
     assert.deepEqual(promptTexts(record), ['first', 'second']);
@@ -126,14 +126,14 @@ describe('queue through the runtime', function () {
 
   it('a removed prompt is not sent; nothing queues while no turn runs', async () => {
     const { rt, record } = await start('queue');
-    const first = rt.prompt('first');
+    const first = rt.turns.prompt('first');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const a = await rt.enqueue('second');
+    const a = await rt.turns.enqueue('second');
     assert.ok(a.queued);
-    assert.equal(rt.waiting.remove(a.id), true);
+    assert.equal(rt.turns.waiting.remove(a.id), true);
     assert.deepEqual(await a.result, { kind: 'not-sent', why: 'removed from the queue' });
     await first;
-    assert.deepEqual(await rt.enqueue('later'), { queued: false, phase: 'idle' });
+    assert.deepEqual(await rt.turns.enqueue('later'), { queued: false, phase: 'idle' });
     assert.deepEqual(promptTexts(record), ['first']);
   });
 });
@@ -145,12 +145,12 @@ describe('steer through the runtime', function () {
   //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal: + undefined - { method: '_session/steering', wire: 'acp' }
   it("ACP's _session/steering, advertised in initialize: the text goes into the running turn, which goes on and ends by itself", async () => {
     const { rt, record } = await start('steer-acp');
-    assert.deepEqual(rt.waiting.steerMethod, { method: '_session/steering', wire: 'acp' });
+    assert.deepEqual(rt.turns.waiting.steerMethod, { method: '_session/steering', wire: 'acp' });
     const steered: string[] = [];
-    rt.waiting.onSteered((s) => steered.push(s.text));
-    const turn = rt.prompt('first');
+    rt.turns.waiting.onSteered((s) => steered.push(s.text));
+    const turn = rt.turns.prompt('first');
     await waitForRecord(record, (e) => events(e, 'turn-started').length === 1);
-    const outcome = await rt.waiting.steer('also write tests');
+    const outcome = await rt.turns.waiting.steer('also write tests');
     assert.deepEqual(outcome, { delivered: true, turnId: 1 });
     assert.deepEqual(await turn, { kind: 'completed', stopReason: 'end_turn' });
     assert.deepEqual(steered, ['also write tests']);
@@ -165,27 +165,27 @@ describe('steer through the runtime', function () {
 
   it("goose's _goose/unstable/session/steer, known from the quirk table: with the run id goose announced", async () => {
     const { rt, record } = await start('steer-goose');
-    assert.deepEqual(rt.waiting.steerMethod, { method: '_goose/unstable/session/steer', wire: 'goose' });
+    assert.deepEqual(rt.turns.waiting.steerMethod, { method: '_goose/unstable/session/steer', wire: 'goose' });
     let announced: unknown;
-    rt.onUpdate((n) => {
+    rt.session.onUpdate((n) => {
       const meta = (n.update as { _meta?: { goose?: { activeRunId?: unknown } } })._meta;
       if (typeof meta?.goose?.activeRunId === 'string') announced = meta.goose.activeRunId;
     });
-    const turn = rt.prompt('first');
+    const turn = rt.turns.prompt('first');
     await waitFor('the run announced', () => announced !== undefined);
     const runId = firstEvent(readRecord(record), 'run-reserved').runId;
     assert.equal(announced, runId);
-    assert.deepEqual(await rt.waiting.steer('change direction'), { delivered: true, turnId: 1 });
+    assert.deepEqual(await rt.turns.waiting.steer('change direction'), { delivered: true, turnId: 1 });
     assert.deepEqual(await turn, { kind: 'completed', stopReason: 'end_turn' });
     assert.equal(firstReceived(readRecord(record), '_goose/unstable/session/steer').msg.params.expectedRunId, runId);
   });
 
   it('refused while no turn runs, and where the agent offers no steering', async () => {
     const acp = await start('steer-acp');
-    assert.deepEqual(await acp.rt.waiting.steer('nothing runs'), { delivered: false, why: 'no turn in flight to take it (idle)' });
+    assert.deepEqual(await acp.rt.turns.waiting.steer('nothing runs'), { delivered: false, why: 'no turn in flight to take it (idle)' });
     const plain = await start('queue');
-    void plain.rt.prompt('first');
+    void plain.rt.turns.prompt('first');
     await waitForRecord(plain.record, (e) => received(e, 'session/prompt').length === 1);
-    assert.deepEqual(await plain.rt.waiting.steer('x'), { delivered: false, why: 'scripted offers no steering' });
+    assert.deepEqual(await plain.rt.turns.waiting.steer('x'), { delivered: false, why: 'scripted offers no steering' });
   });
 });

@@ -17,8 +17,8 @@ describe('runtime against the scripted agent', function () {
   it('initializes, opens a session, streams an answer', async () => {
     const { rt, record } = await start({ prompts: [{ steps: [{ text: 'hello there', chunk: 3, intervalMs: 1 }] }] });
     const chunks: string[] = [];
-    rt.onUpdate((n) => n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' && chunks.push(n.update.content.text));
-    const result = await rt.prompt('hi');
+    rt.session.onUpdate((n) => n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' && chunks.push(n.update.content.text));
+    const result = await rt.turns.prompt('hi');
     assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
     assert.equal(chunks.join(''), 'hello there');
     const init = firstReceived(readRecord(record), 'initialize').msg.params;
@@ -28,10 +28,10 @@ describe('runtime against the scripted agent', function () {
 
   it('quick cancel: one session/cancel notification with the session id, outcome aborted', async () => {
     const { rt, record } = await start('quick');
-    const turn = rt.prompt('go');
+    const turn = rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     const asked = Date.now();
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
     assert.equal((await turn).kind, 'stopped');
     const sent = cancels(readRecord(record));
@@ -44,15 +44,15 @@ describe('runtime against the scripted agent', function () {
     );
     // Sabotage (the routine's sendCancel effect removed): "session/cancel sent 0 times, want exactly 1"
     assert.equal(sent.length, 1, `session/cancel sent ${sent.length} times, want exactly 1`);
-    assert.equal(first.msg.params.sessionId, rt.sessionId);
+    assert.equal(first.msg.params.sessionId, rt.session.id);
     assert.ok(!('id' in first.msg), 'session/cancel must be a notification');
   });
 
   it('slow unwind (1.8–3.8 s): waits for the answer, re-sends meanwhile, outcome aborted', async () => {
     const { rt, record } = await start('slow-unwind');
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     const took = report.settledAt! - report.requestedAt;
     assert.equal(report.outcome, 'aborted');
     assert.ok(took >= 1700 && took < 4500, `settled after ${took} ms`);
@@ -61,11 +61,11 @@ describe('runtime against the scripted agent', function () {
 
   it('a second stop joins the first: same promise, no second routine, wait not shortened', async () => {
     const { rt, record } = await start('slow-unwind');
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const first = rt.stop('user');
+    const first = rt.turns.stop('user');
     await sleep(100);
-    const second = rt.stop('panel-closed');
+    const second = rt.turns.stop('panel-closed');
     // Sabotage (stop() not joining a stop in progress): "Timeout of 20000ms exceeded": the
     // second call's deferred replaced the first one's, which then never resolved.
     const [a, b] = await Promise.all([first, second]);
@@ -76,60 +76,60 @@ describe('runtime against the scripted agent', function () {
 
   it('never settles: abort-unverified after the budget; the next prompt is refused; force stop opens it', async () => {
     const { rt, record } = await start('never-settles', { settleTimeoutMs: 1200 });
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'abort-unverified');
     assert.match(report.unverifiedCause ?? '', /no answer/);
     // Sabotage (the settle timeout going to idle instead of unverified): "turn phase idle, want unverified".
-    assert.equal(rt.turn.phase, 'unverified', `turn phase ${rt.turn.phase}, want unverified`);
-    const refused = await rt.prompt('next');
+    assert.equal(rt.turns.turn.phase, 'unverified', `turn phase ${rt.turns.turn.phase}, want unverified`);
+    const refused = await rt.turns.prompt('next');
     assert.equal(refused.kind, 'not-sent');
     assert.equal(received(readRecord(record), 'session/prompt').length, 1, 'no new prompt before evidence');
     const forced = await rt.forceStop();
     assert.equal(forced?.outcome, 'agent-exited');
-    assert.equal(rt.turn.phase, 'idle');
+    assert.equal(rt.turns.turn.phase, 'idle');
   });
 
   it('check again after an unverified stop: the late answer settles it aborted and opens the gate', async () => {
     const { rt, record } = await start({ prompts: [{ steps: [{ hang: true }], onCancel: { delayMs: 1500 } }] }, { settleTimeoutMs: 1000 });
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    assert.equal((await rt.stop('user')).outcome, 'abort-unverified');
-    const again = await rt.checkAgain();
+    assert.equal((await rt.turns.stop('user')).outcome, 'abort-unverified');
+    const again = await rt.turns.checkAgain();
     assert.equal(again.outcome, 'aborted', `outcome ${again.outcome}, want aborted`);
-    assert.equal(rt.turn.phase, 'idle');
+    assert.equal(rt.turns.turn.phase, 'idle');
     assert.ok(cancels(readRecord(record)).length >= 2, 'check again sends the cancel again');
   });
 
   it('answers end_turn instead of cancelled: outcome completed (the turn ended by itself)', async () => {
     const { rt, record } = await start('end-turn-on-cancel');
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    assert.equal((await rt.stop('user')).outcome, 'completed');
+    assert.equal((await rt.turns.stop('user')).outcome, 'completed');
   });
 
   it('answers an error instead of cancelled: outcome aborted, not an error', async () => {
     const { rt, record } = await start('error-on-cancel');
-    const turn = rt.prompt('go');
+    const turn = rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    assert.equal((await rt.stop('user')).outcome, 'aborted');
+    assert.equal((await rt.turns.stop('user')).outcome, 'aborted');
     assert.equal((await turn).kind, 'stopped');
   });
 
   it('exits on cancel: outcome agent-exited', async () => {
     const { rt, record } = await start('exits-on-cancel');
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    assert.equal((await rt.stop('user')).outcome, 'agent-exited');
+    assert.equal((await rt.turns.stop('user')).outcome, 'agent-exited');
     assert.equal(rt.phase, 'exited');
   });
 
   it('drops a cancel that arrives before its run starts: the re-send covers it', async () => {
     const { rt, record } = await start('drops-early-cancel');
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     // Sabotage (the resend timer not started): "outcome abort-unverified, want aborted" after 10 s.
     assert.equal(report.outcome, 'aborted', `outcome ${report.outcome}, want aborted`);
     assert.ok(events(readRecord(record), 'cancel-dropped').length >= 1, 'the agent dropped the early cancel');
@@ -137,10 +137,10 @@ describe('runtime against the scripted agent', function () {
 
   it('permission pending: answered cancelled by the stop', async () => {
     const { rt, record } = await start('permission-pending');
-    const asked = new Promise<void>((resolve) => rt.onPermission(() => resolve()));
-    void rt.prompt('go');
+    const asked = new Promise<void>((resolve) => rt.turns.permissions.onRequest(() => resolve()));
+    void rt.turns.prompt('go');
     await asked;
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     const entries = await waitForRecord(record, (e) => cancels(e).length > 0);
     const request = entries.find((e) => e.dir === 'out' && (e as any).msg.method === 'session/request_permission') as any;
     const answer = responseTo(entries, 'in', request.msg.id);
@@ -158,12 +158,12 @@ describe('runtime against the scripted agent', function () {
 
   it('goose busy rejection: cancel and retry quickly; the prompt goes through when the run clears', async () => {
     const { rt, record } = await start('goose-busy');
-    void rt.prompt('first');
+    void rt.turns.prompt('first');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
     // goose answers only after activeRunId: null, so the gate opens on that evidence.
-    const second = rt.prompt('second');
+    const second = rt.turns.prompt('second');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 2);
     void second;
     assert.deepEqual(promptOverlaps(readRecord(record)), [], 'no prompt while another ran');
@@ -174,7 +174,7 @@ describe('runtime against the scripted agent', function () {
   it('busy rejection (goose -32602 "active run"): cancel, retry with a short back-off, then through', async () => {
     // Prompts #0 and #1 are rejected as goose does while an earlier run is still active.
     const { rt, record } = await start({ prompts: [{ steps: [busy] }, { steps: [busy] }, { steps: [{ text: 'finally' }] }] });
-    const result = await rt.prompt('keep trying');
+    const result = await rt.turns.prompt('keep trying');
     // Sabotage (isBusyRejection always false): "expected completed, got failed: Invalid params: session already has active run".
     assert.equal(result.kind, 'completed', JSON.stringify(result));
     const entries = readRecord(record);
@@ -192,8 +192,8 @@ describe('runtime against the scripted agent', function () {
   it("busy rejection past the retry budget: fails with the agent's own error, one more cancel, text kept", async () => {
     const { rt, record } = await start({ prompts: [{ steps: [busy] }] }, { busyRetryMs: 700 });
     let given: string | undefined;
-    rt.onTurnEnded((e) => (given = e.text));
-    const result = await rt.prompt('do not lose me');
+    rt.turns.onTurnEnded((e) => (given = e.text));
+    const result = await rt.turns.prompt('do not lose me');
     assert.equal(result.kind, 'failed');
     if (result.kind === 'failed') assert.match(result.error, /active run `run_7`/);
     assert.equal(given, 'do not lose me');
@@ -205,7 +205,7 @@ describe('runtime against the scripted agent', function () {
 
   it('crash mid-turn: the pending prompt is rejected with the exit status and stderr, not left hanging', async () => {
     const { rt } = await start('crash-mid-turn');
-    const result = await rt.prompt('go');
+    const result = await rt.turns.prompt('go');
     assert.equal(result.kind, 'stopped');
     if (result.kind === 'stopped') {
       assert.equal(result.stop.outcome, 'agent-exited');
@@ -217,7 +217,7 @@ describe('runtime against the scripted agent', function () {
 
   it('garbage lines are skipped and logged; the turn completes', async () => {
     const { rt, log } = await start('garbage');
-    const result = await rt.prompt('go');
+    const result = await rt.turns.prompt('go');
     assert.equal(result.kind, 'completed');
     assert.ok(
       log.lines.some((l) => /not JSON-RPC/.test(l)),
@@ -228,7 +228,7 @@ describe('runtime against the scripted agent', function () {
   it('an oversized line closes the connection with an error that says so', async () => {
     // The scenario writes a line of 64 MiB + 1 (the default limit); a 1 MiB limit closes sooner.
     const { rt, log } = await start('oversized', {}, true, 1024 * 1024);
-    const result = await rt.prompt('go');
+    const result = await rt.turns.prompt('go');
     assert.notEqual(result.kind, 'completed');
     assert.ok(
       log.lines.some((l) => /larger than/.test(l)),
@@ -256,22 +256,22 @@ describe('runtime against the scripted agent', function () {
   // Issue 7 §3. Sabotage (looksOutOfStep returning false): "turn 2: {"kind":"completed","stopReason":"end_turn"}".
   it('an empty end_turn with zero usage right after a stopped turn is flagged out of step', async () => {
     const { rt, record } = await start('one-behind-after-cancel');
-    void rt.prompt('one');
+    void rt.turns.prompt('one');
     await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
-    assert.equal((await rt.stop('user')).outcome, 'aborted');
-    const second = await rt.prompt('two');
+    assert.equal((await rt.turns.stop('user')).outcome, 'aborted');
+    const second = await rt.turns.prompt('two');
     assert.deepEqual(second, { kind: 'completed', stopReason: 'end_turn', outOfStep: true }, `turn 2: ${JSON.stringify(second)}`);
     assert.equal(events(readRecord(record), 'answered-one-behind').length, 1);
   });
 
   it('an empty end_turn without a stop before it is an ordinary answer', async () => {
     const { rt } = await start({ prompts: [{ steps: [] }] });
-    assert.deepEqual(await rt.prompt('one'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('one'), { kind: 'completed', stopReason: 'end_turn' });
   });
 
   it('a stop before the prompt was written sends nothing and gives the text back', async () => {
     const { rt, record } = await start('quick');
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.equal(report.firstCancelAt, undefined);
     assert.equal(cancels(readRecord(record)).length, 0, 'no cancel when no turn was in flight');
   });
@@ -279,7 +279,7 @@ describe('runtime against the scripted agent', function () {
   // Sabotage (the cap check removed): "Timeout of 20000ms exceeded" (the turn hung on).
   it('the tool-call cap stops the turn through the routine', async () => {
     const { rt, record } = await start('tool-calls', { maxToolCallsPerTurn: 1 });
-    const result = await rt.prompt('go');
+    const result = await rt.turns.prompt('go');
     assert.equal(result.kind, 'stopped');
     if (result.kind === 'stopped') assert.equal(result.stop.cause, 'tool-cap');
     assert.equal(cancels(readRecord(record)).length >= 1, true);
@@ -288,7 +288,7 @@ describe('runtime against the scripted agent', function () {
   // Sabotage (the budget timer not started): "Timeout of 20000ms exceeded".
   it('the turn time budget stops the turn through the routine', async () => {
     const { rt } = await start('slow-unwind', { turnTimeoutMs: 300 });
-    const result = await rt.prompt('go');
+    const result = await rt.turns.prompt('go');
     assert.equal(result.kind, 'stopped');
     if (result.kind === 'stopped') assert.equal(result.stop.cause, 'turn-timeout');
   });
@@ -297,7 +297,7 @@ describe('runtime against the scripted agent', function () {
     // The extension calls this from onDidChangeWorkspaceFolders; code-server cannot add and
     // remove a second folder without reloading the window, so this path is tested here.
     const { rt, record } = await start('slow-unwind');
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     const report = await rt.shutdown('folder-removed', 10_000);
     assert.equal(report?.cause, 'folder-removed');
@@ -308,7 +308,7 @@ describe('runtime against the scripted agent', function () {
 
   it('shutdown ends the whole process tree', async () => {
     const { rt, record } = await start('tool-leftover', { leftoverProcesses: 'leave' });
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     const started = await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
     const toolPid = firstEvent(started, 'tool-process-started').pid as number;
     const agentPid = rt.pid!;

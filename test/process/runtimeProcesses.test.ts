@@ -16,10 +16,10 @@ describe('runtime and the processes around a turn', function () {
 
   it('a cancelled tool that keeps running is found and ended (leftoverProcesses: end)', async () => {
     const { rt, record } = await start('tool-leftover', { leftoverProcesses: 'end' });
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     const started = await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
     const pid = firstEvent(started, 'tool-process-started').pid as number;
-    const report: StopReport = await rt.stop('user');
+    const report: StopReport = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
     await report.leftoversFound;
     // Sabotage (the leftover scan not called): printed "[]".
@@ -47,14 +47,14 @@ describe('runtime and the processes around a turn', function () {
       },
       { leftoverProcesses: 'leave' },
     );
-    await rt.prompt('one');
+    await rt.turns.prompt('one');
     // A person's next prompt comes more than the few ms `ps` takes to list the idle agent's
     // processes; a prompt inside that window gets only what ps dates a second before it.
     await sleep(300);
-    void rt.prompt('two');
+    void rt.turns.prompt('two');
     await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 2);
     const [helper, tool] = events(readRecord(record), 'tool-process-started').map((e) => e.pid as number);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     const leftovers = await report.leftoversFound;
     // Sabotage (no baseline, start times only): "leftovers: sh -c sleep 30, sh -c sleep 37,
     // sleep 37, sleep 30" (the helper, started 300 ms before turn 2, fell inside ps's
@@ -87,9 +87,9 @@ describe('runtime and the processes around a turn', function () {
       },
       { leftoverProcesses: 'leave' },
     );
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 2);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     const leftovers = await report.leftoversFound;
     const names = leftovers.map((p) => p.command).join(', ');
     assert.ok(leftovers.length > 0 && leftovers.every((p) => /sleep 37/.test(p.command)), `leftovers: ${names}`);
@@ -134,10 +134,10 @@ describe('runtime and the processes around a turn', function () {
     // count as started with the turn: under load it forked a few ms before the prompt and was
     // taken ("leftovers: sleep 37", 1 run in 3 beside a code-server install). Let it age first.
     await sleep(200);
-    void rt.prompt('go');
+    void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
     hold.ms = 500;
-    const report = await rt.newSession();
+    const report = await rt.session.renew();
     assert.equal(report.outcome, 'aborted');
     const leftovers = await report.leftoversFound;
     assert.deepEqual(
@@ -161,10 +161,10 @@ describe('runtime and the processes around a turn', function () {
       },
       { leftoverProcesses: 'leave' },
     );
-    void rt.prompt('one');
+    void rt.turns.prompt('one');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const report = await rt.stop('send-now');
-    void rt.prompt('two');
+    const report = await rt.turns.stop('send-now');
+    void rt.turns.prompt('two');
     const leftovers = await report.leftoversFound;
     assert.deepEqual(
       leftovers.map((p) => p.command),
@@ -189,7 +189,7 @@ describe('runtime and the processes around a turn', function () {
     rt.onExitCleanup(({ ended }) => cleanups.push(ended.map((p) => p.command)));
     const exits: boolean[] = [];
     rt.onExit(({ requested }) => exits.push(requested));
-    const result = await rt.prompt('go');
+    const result = await rt.turns.prompt('go');
     assert.ok(result.kind === 'stopped' && result.stop.outcome === 'agent-exited', JSON.stringify(result));
     const tool = firstEvent(readRecord(record), 'tool-process-started').pid as number;
     await waitFor("the crashed agent's sleep 60 to end", () => !isAlive(tool), 3000);

@@ -42,8 +42,8 @@ async function start(dir: string, scenario: object, reopen?: ReopenRequest, sett
   live.push(rt);
   const updates: SessionNotification[] = [];
   const opened: SessionOpened[] = [];
-  rt.onUpdate((n) => updates.push(n));
-  rt.onSessionOpened((o) => opened.push(o));
+  rt.session.onUpdate((n) => updates.push(n));
+  rt.session.switch.onOpened((o) => opened.push(o));
   await rt.start();
   return { rt, record, log, updates, opened };
 }
@@ -68,13 +68,13 @@ describe('session switch against the scripted agent', function () {
     const dir = scratch();
     const scenario = { sessions: { load: true, file: path.join(dir, 'sessions.jsonl') }, prompts: [answer('The answer is 42.')] };
     const first = await start(dir, scenario);
-    const sessionId = first.rt.sessionId!;
-    assert.deepEqual(await first.rt.prompt('What is the answer?'), { kind: 'completed', stopReason: 'end_turn' });
+    const sessionId = first.rt.session.id!;
+    assert.deepEqual(await first.rt.turns.prompt('What is the answer?'), { kind: 'completed', stopReason: 'end_turn' });
     await first.rt.shutdown('replace-session');
 
     const second = await start(dir, scenario, { sessionId, keepTranscript: false });
     // Sabotage (openFirst ignoring `reopen`): "Expected values to be strictly equal: + 'sess-2' - 'sess-1'".
-    assert.equal(second.rt.sessionId, sessionId);
+    assert.equal(second.rt.session.id, sessionId);
     assert.deepEqual(methods(second.record), ['initialize', 'session/load']);
     const load = firstReceived(readRecord(second.record), 'session/load').msg.params;
     assert.deepEqual({ sessionId: load.sessionId, cwd: load.cwd, mcpServers: load.mcpServers }, { sessionId, cwd: dir, mcpServers: [] });
@@ -86,9 +86,9 @@ describe('session switch against the scripted agent', function () {
     );
     // The replayed title reached the session's config, made at the answer (after the replay).
     // Sabotage (the replay's state updates not handed to the new config): "undefined !== 'What is the answer?'".
-    assert.equal(second.rt.sessionConfig?.view().title, 'What is the answer?');
+    assert.equal(second.rt.session.controls.config?.view().title, 'What is the answer?');
     // Prompts go to the loaded session.
-    await second.rt.prompt('And now?');
+    await second.rt.turns.prompt('And now?');
     assert.equal(firstReceived(readRecord(second.record), 'session/prompt').msg.params.sessionId, sessionId);
   });
 
@@ -96,9 +96,9 @@ describe('session switch against the scripted agent', function () {
     const dir = scratch();
     const scenario = { sessions: { load: true, resume: true, file: path.join(dir, 's.jsonl') }, prompts: [answer('ok')] };
     const first = await start(dir, scenario);
-    await first.rt.prompt('hi');
+    await first.rt.turns.prompt('hi');
     await first.rt.shutdown('replace-session');
-    const second = await start(dir, scenario, { sessionId: first.rt.sessionId!, keepTranscript: true });
+    const second = await start(dir, scenario, { sessionId: first.rt.session.id!, keepTranscript: true });
     assert.deepEqual(methods(second.record), ['initialize', 'session/resume']);
     assert.equal(second.updates.length, 0);
     assert.deepEqual(
@@ -114,7 +114,7 @@ describe('session switch against the scripted agent', function () {
     assert.equal(opened.length, 1);
     assert.equal(nth(opened, 0, 'opened').how, 'new');
     assert.deepEqual(nth(opened, 0, 'opened').missed, { sessionId: 'gone', why: 'scripted does not know session gone', unknown: true });
-    assert.equal(rt.sessionId, 'sess-1');
+    assert.equal(rt.session.id, 'sess-1');
   });
 
   it('an agent that cannot reopen gets session/new, never session/load (the spec forbids it)', async () => {
@@ -128,7 +128,7 @@ describe('session switch against the scripted agent', function () {
   it('list: every page, newest first, in this folder', async () => {
     const dir = scratch();
     const { rt, record } = await start(dir, { sessions: { load: true, list: true, pageSize: 2, seed: 5 }, prompts: [answer('ok')] });
-    const { sessions, pages } = await rt.listSessions();
+    const { sessions, pages } = await rt.session.list();
     assert.equal(pages, 3);
     assert.deepEqual(
       sessions.map((s) => s.sessionId),
@@ -147,10 +147,10 @@ describe('session switch against the scripted agent', function () {
   it('close before the next new: session/close for the settled old session, then session/new', async () => {
     const dir = scratch();
     const { rt, record } = await start(dir, { sessions: { close: true }, prompts: [{ steps: [{ hang: true }] }] });
-    const old = rt.sessionId;
-    const turn = rt.prompt('work');
+    const old = rt.session.id;
+    const turn = rt.turns.prompt('work');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    await rt.newSession();
+    await rt.session.renew();
     assert.equal((await turn).kind, 'stopped');
     const order = methods(record).filter((m) => m !== 'initialize');
     // Sabotage (closeCurrent() removed from newSession): "Expected values to be strictly deep-equal: … - 'session/close',".
@@ -166,17 +166,17 @@ describe('session switch against the scripted agent', function () {
     const dir = scratch();
     const scenario = { sessions: { load: true, close: true, file: path.join(dir, 's.jsonl') }, prompts: [answer('first answer'), { steps: [{ hang: true }] }] };
     const a = await start(dir, scenario);
-    const earlier = a.rt.sessionId!;
-    await a.rt.prompt('first');
-    await a.rt.newSession();
-    const turn = a.rt.prompt('long one');
+    const earlier = a.rt.session.id!;
+    await a.rt.turns.prompt('first');
+    await a.rt.session.renew();
+    const turn = a.rt.turns.prompt('long one');
     await waitForRecord(a.record, (e) => received(e, 'session/prompt').length === 2);
     const seen = a.updates.length;
-    const { report, outcome } = await a.rt.loadSession(earlier);
+    const { report, outcome } = await a.rt.session.load(earlier);
     assert.equal(report.outcome, 'aborted');
     assert.deepEqual(outcome, { status: 'loaded', sessionId: earlier });
     assert.equal((await turn).kind, 'stopped');
-    assert.equal(a.rt.sessionId, earlier);
+    assert.equal(a.rt.session.id, earlier);
     const tail = methods(a.record).slice(-4);
     assert.deepEqual(tail, ['session/prompt', 'session/cancel', 'session/close', 'session/load']);
     assert.equal(texts(a.updates.slice(seen), 'agent_message_chunk'), 'first answer');
@@ -187,45 +187,45 @@ describe('session switch against the scripted agent', function () {
     const { rt, record } = await start(dir, { sessions: { load: true, close: true }, prompts: [{ steps: [{ hang: true }], onCancel: 'never' }] }, undefined, {
       settleTimeoutMs: 300,
     });
-    const before = rt.sessionId;
-    void rt.prompt('stuck');
+    const before = rt.session.id;
+    void rt.turns.prompt('stuck');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    const { report, outcome } = await rt.loadSession('old-1');
+    const { report, outcome } = await rt.session.load('old-1');
     assert.equal(report.outcome, 'abort-unverified');
     // Sabotage (the unverified check removed from loadSession): "+ { error: 'scripted does not know session old-1',
     // sessionId: 'sess-2', status: 'failed', unknown: true } - undefined" (it closed the session and loaded).
     assert.equal(outcome, undefined);
     const sent = methods(record).filter((m) => m === 'session/close' || m === 'session/load');
     assert.deepEqual(sent, [], `${sent.join(', ')} were sent`);
-    assert.equal(rt.sessionId, before);
+    assert.equal(rt.session.id, before);
   });
 
   it('a failed load keeps the old session where it was not closed', async () => {
     const dir = scratch();
     const { rt, opened } = await start(dir, { sessions: { load: true }, prompts: [answer('ok')] });
-    const before = rt.sessionId;
-    const { outcome } = await rt.loadSession('nope');
+    const before = rt.session.id;
+    const { outcome } = await rt.session.load('nope');
     assert.deepEqual(outcome, { status: 'failed', error: 'scripted does not know session nope', unknown: true, sessionId: before });
-    assert.equal(rt.sessionId, before);
+    assert.equal(rt.session.id, before);
     assert.deepEqual(opened.at(-1), {
       sessionId: before,
       how: 'kept',
       missed: { sessionId: 'nope', why: 'scripted does not know session nope', unknown: true },
     });
-    assert.deepEqual(await rt.prompt('still here?'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('still here?'), { kind: 'completed', stopReason: 'end_turn' });
   });
 
   it('delete where offered, never the current session', async () => {
     const dir = scratch();
     const { rt, record } = await start(dir, { sessions: { list: true, delete: true, seed: 2 }, prompts: [answer('ok')] });
-    await rt.deleteSession('old-1');
+    await rt.session.delete('old-1');
     assert.deepEqual(
-      (await rt.listSessions()).sessions.map((s) => s.sessionId),
+      (await rt.session.list()).sessions.map((s) => s.sessionId),
       ['sess-1', 'old-2'],
     );
-    await assert.rejects(rt.deleteSession(rt.sessionId!), /current session/);
+    await assert.rejects(rt.session.delete(rt.session.id!), /current session/);
     assert.equal(received(readRecord(record), 'session/delete').length, 1);
     const plain = await start(scratch(), { prompts: [answer('ok')] });
-    await assert.rejects(plain.rt.listSessions(), /does not offer session\/list/);
+    await assert.rejects(plain.rt.session.list(), /does not offer session\/list/);
   });
 });

@@ -80,11 +80,11 @@ describe('sign-in against the scripted agent', function () {
   it('a refused prompt ends the turn failed with code -32000; authenticate on the live connection then lets it through', async () => {
     const { rt } = runtime({ at: 'prompt' });
     await rt.start();
-    const refused = await rt.prompt('hello');
+    const refused = await rt.turns.prompt('hello');
     assert.equal(refused.kind, 'failed');
     assert.equal(refused.kind === 'failed' ? refused.code : undefined, AUTH_REQUIRED);
     await rt.authenticate('oauth');
-    assert.deepEqual(await rt.prompt('hello'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('hello'), { kind: 'completed', stopReason: 'end_turn' });
     await assert.rejects(rt.authenticate('nope'), /Invalid params/);
   });
 });

@@ -40,9 +40,9 @@ describe('state_update against the scripted agent', function () {
       JSON.parse(readFileSync(path.join(__dirname, '../../../test/fixtures/scriptedAgent/scenarios/state-update.json'), 'utf8')) as object,
     );
     assert.equal(received(entries(), 'initialize').length, 1);
-    const first = rt.prompt('one');
+    const first = rt.turns.prompt('one');
     await new Promise((r) => setTimeout(r, 300));
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     // Sabotage (noteState not called from noteUpdate), this printed:
     //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
     //   + { kind: 'answered', stopReason: 'cancelled' }  - { kind: 'idle-signal' }
@@ -52,7 +52,7 @@ describe('state_update against the scripted agent', function () {
     assert.ok(report.settledAt! - report.requestedAt < 3000, `settled after ${report.settledAt! - report.requestedAt} ms, before the 4 s answer`);
     assert.equal((await first).kind, 'stopped');
     // The agent still unwinds turn 1 (its answer comes at 4 s); its queue runs turn 2 after that.
-    const second = await rt.prompt('two');
+    const second = await rt.turns.prompt('two');
     assert.deepEqual(second, { kind: 'completed', stopReason: 'end_turn' });
     const answered = events(entries(), 'turn-answered');
     assert.equal(answered.length, 2, 'turn 2 ended with its own answer, not turn 1 late one');
@@ -68,10 +68,10 @@ describe('state_update against the scripted agent', function () {
       [1, 2],
     );
     assert.equal(rt.agentInfo?.protocolVersion, 2);
-    assert.deepEqual(await rt.prompt('one'), { kind: 'completed', stopReason: 'end_turn' });
-    const second = rt.prompt('two');
+    assert.deepEqual(await rt.turns.prompt('one'), { kind: 'completed', stopReason: 'end_turn' });
+    const second = rt.turns.prompt('two');
     await new Promise((r) => setTimeout(r, 300));
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.deepEqual(report.evidence, { kind: 'idle-signal' });
     assert.equal(report.outcome, 'aborted');
     assert.equal((await second).kind, 'stopped');
@@ -86,10 +86,10 @@ describe('state_update against the scripted agent', function () {
         { steps: [{ text: 'second' }], dropEarlyCancelMs: 800 },
       ],
     });
-    assert.deepEqual(await rt.prompt('one'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('one'), { kind: 'completed', stopReason: 'end_turn' });
     const texts: string[] = [];
-    rt.onUpdate((n) => n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' && texts.push(n.update.content.text));
-    const result = await rt.prompt('two');
+    rt.session.onUpdate((n) => n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text' && texts.push(n.update.content.text));
+    const result = await rt.turns.prompt('two');
     // Sabotage (StateFence.idleFor returning `current` without the running check), this printed:
     //   AssertionError [ERR_ASSERTION]: turn 2 ended before its text: ''  ('' !== 'second')
     assert.equal(texts.join(''), 'second', `turn 2 ended before its text: '${texts.join('')}'`);

@@ -61,14 +61,14 @@ describe('reins.stop resolves before the leftover check', function () {
       },
     });
     await rt.start();
-    void rt.prompt('one');
+    void rt.turns.prompt('one');
     const started = await waitForRecord(record, (e) => events(e, 'tool-process-started').length === 1);
     const pid = firstEvent(started, 'tool-process-started').pid as number;
-    const found = new Promise<StopReport>((resolve) => rt!.onLeftovers(resolve));
+    const found = new Promise<StopReport>((resolve) => rt!.turns.onLeftovers(resolve));
 
     listings.holding = true;
     const asked = listings.asked;
-    const answer = await Promise.race([stopCommand(rt, 'user').then((r) => ({ r })), sleep(2000)]);
+    const answer = await Promise.race([stopCommand(rt.turns, 'user').then((r) => ({ r })), sleep(2000)]);
     assert.equal(typeof answer === 'object' ? 'answered' : answer, 'answered', 'reins.stop waited for the held-back process listing');
     const result = (answer as { r: StopResult }).r;
     assert.equal(result.outcome, 'aborted');
@@ -77,7 +77,7 @@ describe('reins.stop resolves before the leftover check', function () {
     assert.equal(listings.asked, asked + 1, 'the listing was asked for at the outcome');
 
     // The barrier stays: nothing new starts until the listing is in.
-    const next = rt.prompt('two');
+    const next = rt.turns.prompt('two');
     await sleep(200);
     assert.equal(received(readRecord(record), 'session/prompt').length, 1, 'a prompt went out before the stopped turn was listed');
 
@@ -89,7 +89,7 @@ describe('reins.stop resolves before the leftover check', function () {
     );
     assert.equal((await next).kind, 'completed');
     // A later call that finds nothing running shows the last stop, its leftovers checked.
-    const again = await stopCommand(rt, 'user');
+    const again = await stopCommand(rt.turns, 'user');
     assert.equal(again.previous?.turnId, result.turnId);
     assert.equal(again.previous?.leftoverCheck, 'done');
     assert.ok(

@@ -11,7 +11,7 @@ import { AgentRuntime, defaultRuntimeSettings, type RuntimeSettings } from '../.
 import { MemoryLogger } from '../../src/util/logger';
 import { events, firstReceived, readRecord, waitForRecord } from '../fixtures/scriptedAgent/records';
 import { parseScenario } from '../../src/demoAgent/scenario';
-import { nth, waitFor } from '../support/helpers';
+import { nth, RUN_TAG, sleepArg, waitFor } from '../support/helpers';
 
 const repo = path.resolve(__dirname, '../../..');
 const agentJs = path.join(repo, 'dist', 'scripted-agent.js');
@@ -34,8 +34,8 @@ async function start(scenario: object, settings: Partial<RuntimeSettings> = {}) 
 
 type Reply = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: { reason?: string } } };
 const replies = (record: string) => events(readRecord(record), 'call-answered').map((e) => ({ method: e.method as string, ...(e.reply as Reply) }));
-/** `sleep` processes whose command line starts with `marker`. */
-const sleeping = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker));
+/** This run's `sleep` processes (sleepArg) whose command line starts with `marker`. */
+const sleeping = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker) && p.command.endsWith(RUN_TAG));
 /**
  * Waits until `marker` runs. A terminal's command line goes through `sh -c`, which forks the
  * command a moment after the terminal starts (much later on a loaded machine): a process check
@@ -66,7 +66,7 @@ describe('terminals through the runtime (scripted agent)', function () {
             term({ command: "printf 'one\\n'; printf 'two\\n'; exit 2" }, 't1', 'tc1'),
             { terminal: { waitForExit: 't1' } },
             { terminal: { output: 't1' } },
-            term({ command: 'sleep', args: ['35.1'] }, 't2'),
+            term({ command: 'sleep', args: [sleepArg('35.1')] }, 't2'),
             { terminal: { kill: 't2' } },
             { terminal: { output: 't2' } },
             { terminal: { release: 't2' } },
@@ -79,7 +79,7 @@ describe('terminals through the runtime (scripted agent)', function () {
     });
     const init = firstReceived(readRecord(record), 'initialize').msg.params;
     assert.equal(init.clientCapabilities.terminal, true);
-    assert.deepEqual(await rt.prompt('run'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('run'), { kind: 'completed', stopReason: 'end_turn' });
     const r = replies(record);
     assert.deepEqual(
       r.map((x) => x.method),
@@ -108,31 +108,38 @@ describe('terminals through the runtime (scripted agent)', function () {
   // this test printed: AssertionError: the stopped turn's terminal is its leftover: []
   it("a stopped turn's terminals still running are that turn's leftovers (found, reported, ended)", async () => {
     const { rt } = await start(
-      { prompts: [{ steps: [{ tool: { id: 'tc1', title: 'Serve', kind: 'execute' } }, term({ command: 'sleep 36.1' }, 't1', 'tc1'), { hang: true }] }] },
+      {
+        prompts: [
+          { steps: [{ tool: { id: 'tc1', title: 'Serve', kind: 'execute' } }, term({ command: `sleep ${sleepArg('36.1')}` }, 't1', 'tc1'), { hang: true }] },
+        ],
+      },
       { leftoverProcesses: 'ask' },
     );
-    const turn = rt.prompt('serve');
+    const turn = rt.turns.prompt('serve');
     await waitFor('the terminal', async () => (await sleeping('sleep 36.1')).length > 0);
-    const report = await rt.stop('user');
+    const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
     const found = await report.leftoversFound;
     assert.ok(
-      found.some((p) => p.command === 'sleep 36.1'),
+      found.some((p) => p.command === `sleep ${sleepArg('36.1')}`),
       `the stopped turn's terminal is its leftover: ${JSON.stringify(found.map((p) => p.command))}`,
     );
     assert.equal((await turn).kind, 'stopped');
-    const ended = await rt.endLeftovers();
-    assert.ok(ended.some((p) => p.command === 'sleep 36.1'));
+    const ended = await rt.turns.endLeftovers();
+    assert.ok(ended.some((p) => p.command === `sleep ${sleepArg('36.1')}`));
     await waitFor('the terminal to end', async () => (await sleeping('sleep 36.1')).length === 0);
   });
 
   it("a terminal from an earlier, finished turn is not the stopped turn's leftover", async () => {
-    const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 36.2' }, 'early')] }, { steps: [{ hang: true }] }] }, { leftoverProcesses: 'ask' });
-    await rt.prompt('start it');
+    const { rt } = await start(
+      { prompts: [{ steps: [term({ command: `sleep ${sleepArg('36.2')}` }, 'early')] }, { steps: [{ hang: true }] }] },
+      { leftoverProcesses: 'ask' },
+    );
+    await rt.turns.prompt('start it');
     await running('sleep 36.2');
-    const turn = rt.prompt('then hang');
-    await waitFor('the second turn', async () => rt.turn.phase === 'running');
-    const report = await rt.stop('user');
+    const turn = rt.turns.prompt('then hang');
+    await waitFor('the second turn', async () => rt.turns.turn.phase === 'running');
+    const report = await rt.turns.stop('user');
     assert.deepEqual(
       (await report.leftoversFound).map((p) => p.command),
       [],
@@ -141,16 +148,16 @@ describe('terminals through the runtime (scripted agent)', function () {
     assert.equal((await sleeping('sleep 36.2')).length, 1, 'left to its session');
   });
 
-  // Sabotage (the `endAll('new session')` line in AgentRuntime.newSession removed), this test
+  // Sabotage (the endTerminals step of CurrentSession.replace removed), this test
   // printed: AssertionError: sleep 37.1 still running after New Session.
   it("New Session ends the old session's terminals; their ids are refused in the new one, saying why", async () => {
     const { rt, record, log } = await start({
-      prompts: [{ steps: [term({ command: 'sleep 37.1' }, 't1'), { text: 'started' }] }, { steps: [{ terminal: { output: 't1' } }] }],
+      prompts: [{ steps: [term({ command: `sleep ${sleepArg('37.1')}` }, 't1'), { text: 'started' }] }, { steps: [{ terminal: { output: 't1' } }] }],
     });
-    await rt.prompt('start');
+    await rt.turns.prompt('start');
     await running('sleep 37.1');
     assert.equal((await sleeping('sleep 37.1')).length, 1, 'runs after its turn ended');
-    await rt.newSession();
+    await rt.session.renew();
     const left = await sleeping('sleep 37.1');
     assert.deepEqual(
       left.map((p) => p.command),
@@ -158,10 +165,10 @@ describe('terminals through the runtime (scripted agent)', function () {
       `${left.map((p) => p.command).join(', ')} still running after New Session`,
     );
     assert.ok(
-      log.lines.some((l) => /new session: ended 1 running terminal\(s\): term-\d+ `sleep 37\.1`/.test(l)),
+      log.lines.some((l) => new RegExp(String.raw`new session: ended 1 running terminal\(s\): term-\d+ \`sleep 37\.1${RUN_TAG}\``).test(l)),
       log.lines.join('\n'),
     );
-    await rt.prompt('ask about it');
+    await rt.turns.prompt('ask about it');
     const last = replies(record).pop()!;
     assert.equal(last.error?.data?.reason, 'unknown-terminal');
     assert.match(last.error?.message ?? '', /was ended with its session \(new session\)/);
@@ -171,8 +178,8 @@ describe('terminals through the runtime (scripted agent)', function () {
   // either one alone is enough), this test printed: AssertionError: sleep 38.1 still running
   // after Force Stop; the crash test below: Error: timed out after 10000 ms waiting for the terminal to end.
   it('Force Stop ends the terminals with the agent', async () => {
-    const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 38.1' }, 't1'), { hang: true }] }] });
-    const turn = rt.prompt('go');
+    const { rt } = await start({ prompts: [{ steps: [term({ command: `sleep ${sleepArg('38.1')}` }, 't1'), { hang: true }] }] });
+    const turn = rt.turns.prompt('go');
     await waitFor('the terminal', async () => (await sleeping('sleep 38.1')).length > 0);
     await rt.forceStop();
     await turn;
@@ -185,12 +192,16 @@ describe('terminals through the runtime (scripted agent)', function () {
   });
 
   it("an agent that crashes does not leave its terminals running (they are Reins' children, not its own)", async () => {
-    const { rt, record, log } = await start({ prompts: [{ steps: [term({ command: 'sleep 39.1' }, 't1'), { sleepMs: 200 }, { crash: { code: 3 } }] }] });
+    const { rt, record, log } = await start({
+      prompts: [{ steps: [term({ command: `sleep ${sleepArg('39.1')}` }, 't1'), { sleepMs: 200 }, { crash: { code: 3 } }] }],
+    });
     const exited = new Promise<void>((resolve) => rt.onExit(() => resolve()));
-    await rt.prompt('crash');
+    await rt.turns.prompt('crash');
     await exited;
     await waitFor('the terminal to end', async () => (await sleeping('sleep 39.1')).length === 0);
-    await waitFor('the log line', async () => log.lines.some((l) => /the agent exited: ended 1 running terminal\(s\): term-\d+ `sleep 39\.1`/.test(l)));
+    await waitFor('the log line', async () =>
+      log.lines.some((l) => new RegExp(String.raw`the agent exited: ended 1 running terminal\(s\): term-\d+ \`sleep 39\.1${RUN_TAG}\``).test(l)),
+    );
     await waitForRecord(record, (e) => events(e, 'exiting').length > 0);
   });
 
@@ -205,8 +216,8 @@ describe('terminals through the runtime (scripted agent)', function () {
   });
 
   it('shutdown (deactivation, folder removal) ends the terminals', async () => {
-    const { rt } = await start({ prompts: [{ steps: [term({ command: 'sleep 40.1' }, 't1'), { text: 'ok' }] }] });
-    await rt.prompt('start');
+    const { rt } = await start({ prompts: [{ steps: [term({ command: `sleep ${sleepArg('40.1')}` }, 't1'), { text: 'ok' }] }] });
+    await rt.turns.prompt('start');
     await running('sleep 40.1');
     await rt.shutdown('deactivate', 200);
     assert.deepEqual(await sleeping('sleep 40.1'), []);

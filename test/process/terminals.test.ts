@@ -10,13 +10,13 @@ import { TerminalHost, type TerminalView } from '../../src/acp/clientMethods/ter
 import { isRunning, listProcesses } from '../../src/acp/processTree';
 import { MemoryLogger } from '../../src/util/logger';
 import { refusal } from '../support/refusal';
-import { nth, sleep, waitFor } from '../support/helpers';
+import { nth, RUN_TAG, sleep, sleepArg, waitFor } from '../support/helpers';
 
 const SESSION = 'sess-1';
 const posix = process.platform !== 'win32';
 
-/** The `sleep` processes whose command line starts with `marker` (a unique sleep length; not the shells around them). */
-const withMarker = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker));
+/** This run's `sleep` processes (sleepArg) whose command line starts with `marker` (a length of their own; not the shells around them). */
+const withMarker = async (marker: string) => (await listProcesses()).filter((p) => p.command.startsWith(marker) && p.command.endsWith(RUN_TAG));
 
 describe('terminal/* client methods', function () {
   this.timeout(20_000);
@@ -116,7 +116,7 @@ describe('terminal/* client methods', function () {
     assert.match(released.message, new RegExp(`terminal ${terminalId} was released by the agent; its id is no longer valid`));
 
     // A new session: the old session's terminals were ended with it, and their ids say so.
-    const { terminalId: second } = await create({ command: 'sleep 30.1' });
+    const { terminalId: second } = await create({ command: `sleep ${sleepArg('30.1')}` });
     await host.endAll('new session');
     session = 'sess-2';
     const gone = await refusal(m()['terminal/output']({ sessionId: 'sess-2', terminalId: second }));
@@ -147,7 +147,7 @@ describe('terminal/* client methods', function () {
   // AssertionError: Expected values to be strictly deep-equal: exitCode 0, signal null (the
   // shell itself was never killed) where exitCode null, signal 'SIGTERM' was expected.
   it('kill ends the whole tree, keeps the terminal valid (output, exit status), release forgets it', async () => {
-    const { terminalId } = await create({ command: 'sleep 31.1 & sleep 31.2 & echo started; wait' });
+    const { terminalId } = await create({ command: `sleep ${sleepArg('31.1')} & sleep ${sleepArg('31.2')} & echo started; wait` });
     await waitFor('both sleeps', async () => (await withMarker('sleep 31.')).length >= 2);
     await waitFor('output', async () => (await output(terminalId)).output === 'started\n');
     const started = Date.now();
@@ -166,7 +166,7 @@ describe('terminal/* client methods', function () {
   });
 
   it('release kills a command that still runs', async () => {
-    const { terminalId } = await create({ command: 'sleep 32.1' });
+    const { terminalId } = await create({ command: `sleep ${sleepArg('32.1')}` });
     await waitFor('sleep', async () => (await withMarker('sleep 32.1')).length === 1);
     await m()['terminal/release']({ sessionId: SESSION, terminalId });
     assert.deepEqual(await withMarker('sleep 32.1'), []);
@@ -175,9 +175,9 @@ describe('terminal/* client methods', function () {
   // Sabotage (endAll retiring nothing), this test printed:
   // AssertionError: sleep 33.1 and sleep 33.2 still running after the session ended.
   it('endAll ends every terminal of the session, what their commands left in their groups too, and logs what', async () => {
-    await create({ command: 'sleep 33.1' });
+    await create({ command: `sleep ${sleepArg('33.1')}` });
     turn = { phase: 'running', turnId: 2 };
-    const { terminalId } = await create({ command: '(sleep 33.2 &) ; exit 0' }); // exits at once, leaves a sleep in its group
+    const { terminalId } = await create({ command: `(sleep ${sleepArg('33.2')} &) ; exit 0` }); // exits at once, leaves a sleep in its group
     await m()['terminal/wait_for_exit']({ sessionId: SESSION, terminalId });
     await waitFor('both sleeps', async () => (await withMarker('sleep 33.')).length === 2);
     await host.endAll('new session');
@@ -186,15 +186,17 @@ describe('terminal/* client methods', function () {
     const line = log.lines.find((l) => l.includes('new session: ended'));
     assert.match(
       line ?? '',
-      /ended 1 running terminal\(s\): term-\d+ `sleep 33\.1` \(pid \d+\); and what they left: .*\d+ sleep 33\.2.*; 2 terminal\(s\) of session sess-1 released/,
+      new RegExp(
+        String.raw`ended 1 running terminal\(s\): term-\d+ \`sleep 33\.1${RUN_TAG}\` \(pid \d+\); and what they left: .*\d+ sleep 33\.2${RUN_TAG}.*; 2 terminal\(s\) of session sess-1 released`,
+      ),
     );
     assert.equal(host.size, 0);
   });
 
   it("knows which turn made each terminal (for that turn's leftover check)", async () => {
-    const first = await create({ command: 'sleep 34.1' });
+    const first = await create({ command: `sleep ${sleepArg('34.1')}` });
     turn = { phase: 'running', turnId: 2 };
-    await create({ command: 'sleep 34.2' });
+    await create({ command: `sleep ${sleepArg('34.2')}` });
     assert.equal(host.runningPids(1).length, 1);
     assert.equal(host.runningPids(2).length, 1);
     assert.ok(isRunning(nth(host.runningPids(1), 0, 'host.runningPids(1)')));

@@ -64,11 +64,11 @@ describe(`reliability: ${CYCLES} send/stop cycles at the runtime level`, functio
     const started = Date.now();
     for (let i = 1; i <= CYCLES; i++) {
       let chunks = 0;
-      const sub = rt.onUpdate(() => chunks++);
-      const turn = rt.prompt(`cycle ${i}`);
+      const sub = rt.session.onUpdate(() => chunks++);
+      const turn = rt.turns.prompt(`cycle ${i}`);
       // Stop while it streams: after the first chunk.
       while (chunks === 0) await new Promise((r) => setTimeout(r, 1));
-      const report = await rt.stop('user');
+      const report = await rt.turns.stop('user');
       await turn;
       sub.dispose();
       outcomes.set(report.outcome ?? 'none', (outcomes.get(report.outcome ?? 'none') ?? 0) + 1);

@@ -11,6 +11,21 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /**
+ * What this test process appends to the length of each `sleep` it starts (its pid, 7 digits):
+ * tests that look for their sleeps in the machine's process list find only their own when
+ * several suites run on one machine at once (other checkouts' runs start the same `sleep 35.1`). Without it, another shell's
+ * `sleep 31.2`, `sleep 33.1`, `sleep 36.1` and `sleep 37.1` running meanwhile failed 4 tests of
+ * test/process/terminals.test.ts and terminalRuntime.test.ts ("AssertionError: sleep 31.2, sleep
+ * 31.2 still running", "AssertionError: runs after its turn ended", two timeouts); with it, none.
+ */
+export const RUN_TAG = String(process.pid).padStart(7, '0');
+
+/** A `sleep` length unique to this run: `'35.1'` → `'35.10012345'` (35.1 s and a few µs more); `seconds` has a decimal point. */
+export function sleepArg(seconds: string): string {
+  return `${seconds}${RUN_TAG}`;
+}
+
+/**
  * Polls `cond` (every 20 ms) until it holds; rejects naming `what` after `ms`. Resolves to how
  * long it took, in ms. The default is generous because a failing wait only costs time, and the
  * extension host (code-server) is slower than a unit test.

@@ -11,7 +11,7 @@ function member(name: string, turn: TurnState['phase'], phase: AdmissionMember['
         : turn === 'waiting'
           ? { phase: 'waiting', turnId: 1, attempt: 1, retryDeadline: 0 }
           : { phase: 'running', turnId: 1, attempt: 0 };
-  return { name, phase, turn: t };
+  return { name, phase, turns: { turn: t } };
 }
 
 describe('folder admission', () => {

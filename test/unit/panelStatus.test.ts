@@ -92,7 +92,7 @@ describe('panel status (derived)', () => {
   });
 
   it('another agent running in the folder closes the input', () => {
-    const holder = { name: 'codex', phase: 'ready' as const, turn: turns.running };
+    const holder = { name: 'codex', phase: 'ready' as const, turns: { turn: turns.running } };
     const s = status('idle', { gate: { open: false, why: 'running', holder } });
     assert.equal(s.canSend, false);
     assert.match(s.detail!, /Another turn is running in repo \(codex\)/);
