@@ -81,11 +81,12 @@ export interface CancelAnswer {
   delayMs?: number;
   /** A uniformly random delay in [lo, hi] ms. */
   delayRangeMs?: [number, number];
-  answer?: 'cancelled' | 'end_turn' | 'error';
+  /** `context-canceled`: -32000 "context canceled", as agents written in Go answer a cancelled prompt. */
+  answer?: 'cancelled' | 'end_turn' | 'error' | 'context-canceled';
 }
 
 /** `kill`, `hang`: the fault (faults.ts) when the cancel arrives. */
-export type OnCancel = 'quick' | 'never' | 'end_turn' | 'error' | 'exit' | 'kill' | 'hang' | CancelAnswer;
+export type OnCancel = 'quick' | 'never' | 'end_turn' | 'error' | 'context-canceled' | 'exit' | 'kill' | 'hang' | CancelAnswer;
 
 export interface Behaviour {
   steps: Step[];

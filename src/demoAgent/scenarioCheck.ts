@@ -54,8 +54,8 @@ const strings = arrayOf(str);
 
 const onCancel: Check = (v) =>
   typeof v === 'string'
-    ? oneOf('quick', 'never', 'end_turn', 'error', 'exit', 'kill', 'hang')(v)
-    : shape({ delayMs: num, delayRangeMs: range, answer: oneOf('cancelled', 'end_turn', 'error') })(v);
+    ? oneOf('quick', 'never', 'end_turn', 'error', 'context-canceled', 'exit', 'kill', 'hang')(v)
+    : shape({ delayMs: num, delayRangeMs: range, answer: oneOf('cancelled', 'end_turn', 'error', 'context-canceled') })(v);
 
 /** Each step kind: its main key's check and the companion keys it allows. */
 const STEPS: Record<string, { check: Check; extra?: Record<string, Check> }> = {

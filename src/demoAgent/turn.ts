@@ -186,6 +186,8 @@ export class Turn {
         return { stopReason: 'end_turn' };
       case 'error':
         return { error: { code: INTERNAL_ERROR, message: 'operation aborted' } };
+      case 'context-canceled':
+        return { error: { code: -32000, message: 'context canceled' } };
       default:
         return { stopReason: 'cancelled' };
     }
@@ -308,6 +310,8 @@ function cancelAnswer(onCancel: OnCancel): CancelAnswer {
       return { answer: 'end_turn' };
     case 'error':
       return { answer: 'error' };
+    case 'context-canceled':
+      return { answer: 'context-canceled' };
     case 'quick':
     case 'never':
     case 'exit':
