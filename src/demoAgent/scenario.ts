@@ -100,6 +100,12 @@ export interface Behaviour {
   repeatIdleMs?: number;
   /** After a cancelled turn's answer, the agent still talks about it (a stopped turn's late updates). */
   afterCancel?: AfterCancel;
+  /** session/update payloads sent when a cancel is accepted, before the answer (or v2's idle):
+   *  what the agent says it cancelled (ACP v2's `cancelled` tool calls and plan entries). */
+  cancelUpdates?: unknown[];
+  /** When a cancel is accepted, `$/cancel_request` for every request this turn made to the client,
+   *  answered or not, as ACP v2's cascading cancel (cancellation.mdx) does without looking. */
+  withdrawOnCancel?: boolean;
 }
 
 /** session/update payloads about a cancelled turn, sent after its answer. */
@@ -120,6 +126,9 @@ interface PermissionStep {
   abortOnCancel?: boolean;
   /** Withdraw the request with `$/cancel_request` after this many ms (the answer is recorded). */
   withdrawAfterMs?: number;
+  /** Ask and go on to the next step at once (requests at the same time, as ACP v2's example has);
+   *  the answer is still recorded. */
+  background?: boolean;
 }
 
 export type Step =

@@ -73,6 +73,7 @@ const STEPS: Record<string, { check: Check; extra?: Record<string, Check> }> = {
         options: arrayOf(shape({ optionId: str, name: str, kind: str }, ['optionId', 'name', 'kind'])),
         abortOnCancel: bool,
         withdrawAfterMs: num,
+        background: bool,
       },
       ['toolCallId', 'title'],
     ),
@@ -131,6 +132,8 @@ const behaviour = shape(
     idleOnCancel: bool,
     repeatIdleMs: num,
     afterCancel: shape({ delayMs: num, updates: arrayOf(sessionUpdate), atNextPrompt: arrayOf(sessionUpdate) }),
+    cancelUpdates: arrayOf(sessionUpdate),
+    withdrawOnCancel: bool,
   },
   ['steps'],
 );
