@@ -52,6 +52,15 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     scenarios: ['state-update'],
   },
   {
+    agent: 'any agent speaking ACP v2',
+    seen: 'the ACP v2 draft (July 2026)',
+    behaviour:
+      'On a cancel, withdraws its pending requests with `$/cancel_request`; reports tool calls and plan entries `cancelled`; sends a diff as `changes` with a `git_patch`; loads and resumes with one method, `session/resume` (`replayFrom`).',
+    handling:
+      "Answers each pending permission `cancelled` before it cancels, so a withdrawal finds it answered (one still pending is answered -32800 and its card closes); shows `cancelled` as the agent's word (a status of its own changes nothing); shows a patch's hunks in the card and the whole files in Open Diff; loads with `session/resume` from the start.",
+    scenarios: ['v2-withdraw-on-cancel', 'v2-cancelled-status', 'v2-git-patch', 'v2-resume'],
+  },
+  {
     agent: 'goose',
     name: /^goose$/i,
     seen: 'from its source',

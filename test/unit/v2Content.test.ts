@@ -8,6 +8,8 @@ import { planItems, stopUnfinished } from '../../src/runtime/planItems';
 import { v2DiffViews } from '../../src/runtime/gitPatch';
 import { Transcript } from '../../src/runtime/transcript';
 import { patchSides } from '../../src/editor/patchSides';
+import { reopenMethod, sessionCaps } from '../../src/runtime/sessionCaps';
+import type { InitializeResponse } from '@agentclientprotocol/sdk';
 import { inlinePatch } from '../../media/webview/diffModel';
 import { planProgress } from '../../media/webview/statusModel';
 
@@ -151,5 +153,24 @@ describe('ACP v2 diffs: git_patch', () => {
     assert.equal(patchSides(section, 'something else entirely\n'), undefined);
     const created = v2DiffViews(v2Diff, 1e6).diffs[1]!.patch!;
     assert.deepEqual(patchSides(created, undefined), { oldText: '', newText: 'hello\nworld\n' });
+  });
+});
+
+describe('ACP v2 session capabilities', () => {
+  const init = (over: object) => ({ protocolVersion: 2, ...over }) as unknown as InitializeResponse;
+
+  // Sabotage (sessionCaps reading v1's fields only): "AssertionError: Expected values to be
+  // strictly deep-equal: + close: false, + delete: false, + list: false, + load: false, …": a v2
+  // agent could neither load nor resume, so Restart Agent would open a new session.
+  it('`capabilities.session` is the baseline: load (as resume from the start), resume, list, close; delete by its marker', () => {
+    const caps = sessionCaps(init({ capabilities: { session: { delete: {} } } }));
+    assert.deepEqual(caps, { load: true, resume: true, list: true, close: true, delete: true, loadByResume: true });
+    assert.equal(reopenMethod(caps, false), 'session/load');
+    assert.equal(reopenMethod(caps, true), 'session/resume');
+    assert.deepEqual(sessionCaps(init({ capabilities: {} })), { load: false, resume: false, list: false, close: false, delete: false });
+    // v1's fields, under v1 (and a v2 answer without `capabilities`), read as before.
+    const v1 = { agentCapabilities: { loadSession: true, sessionCapabilities: { resume: {} } } };
+    assert.deepEqual(sessionCaps({ protocolVersion: 1, ...v1 }), { load: true, resume: true, list: false, close: false, delete: false });
+    assert.deepEqual(sessionCaps(init(v1)), { load: true, resume: true, list: false, close: false, delete: false });
   });
 });
