@@ -4,7 +4,7 @@
 // file's section (the panel draws its hunks with their own line numbers; Open Diff applies it to
 // the file, editor/patchSides.ts) and, for whatever reads only old and new text, the hunks'
 // lines as an excerpt. A change the patch does not cover (binary, a move, a deletion without
-// text) is a location: a link to the file, with the operation in words.
+// text) is a location: a link to the file (the operation itself is not shown yet).
 import { formatPatch, parsePatch, type StructuredPatch } from 'diff';
 import type { ToolDiffView, ToolLocationView } from '../shared/messages';
 
