@@ -1,7 +1,7 @@
 // A tool call's edit as the rows of an inline line diff: removed and added lines with their
 // numbers, unchanged lines only around the changes (the rest folded into "⋯ n unchanged
 // lines"). Pure (jsdiff does the diffing), so that the rows are tested without a DOM.
-import { diffLines } from 'diff';
+import { diffLines, parsePatch } from 'diff';
 
 type DiffRow = { kind: 'add' | 'del' | 'same'; text: string; oldLine?: number; newLine?: number } | { kind: 'fold'; count: number };
 
@@ -43,6 +43,47 @@ export function inlineDiff(oldText: string | undefined, newText: string): Inline
     }
   }
   const rows = fold(all);
+  return { rows: rows.slice(0, MAX_ROWS), added, removed, cut: rows.length > MAX_ROWS };
+}
+
+/**
+ * The rows of one file's ACP v2 `git_patch` section (src/runtime/gitPatch.ts): its hunks with the
+ * file's own line numbers, the lines between hunks folded (their count unknown: 0). Undefined
+ * when it does not parse.
+ */
+export function inlinePatch(patch: string): InlineDiff | undefined {
+  let hunks;
+  try {
+    hunks = parsePatch(patch)[0]?.hunks;
+  } catch {
+    return undefined;
+  }
+  if (!hunks) return undefined;
+  const rows: DiffRow[] = [];
+  let added = 0;
+  let removed = 0;
+  let nextOld = 1;
+  for (const hunk of hunks) {
+    // A file's start that the patch does not show, or the lines between two hunks.
+    const skipped = hunk.oldStart - nextOld;
+    if (skipped > 0) rows.push({ kind: 'fold', count: skipped });
+    // jsdiff counts a side with no lines (`-0,0`, a new file) from the line after, as it numbers rows.
+    let oldLine = hunk.oldStart;
+    let newLine = hunk.newStart;
+    for (const line of hunk.lines) {
+      const text = line.slice(1);
+      if (line.startsWith('+')) {
+        rows.push({ kind: 'add', text, newLine: newLine++ });
+        added++;
+      } else if (line.startsWith('-')) {
+        rows.push({ kind: 'del', text, oldLine: oldLine++ });
+        removed++;
+      } else if (line.startsWith(' ')) {
+        rows.push({ kind: 'same', text, oldLine: oldLine++, newLine: newLine++ });
+      }
+    }
+    nextOld = oldLine;
+  }
   return { rows: rows.slice(0, MAX_ROWS), added, removed, cut: rows.length > MAX_ROWS };
 }
 

@@ -142,10 +142,11 @@ export function isAllowOption(option: PermissionOptionView): boolean {
   return option.kind === 'allow_once' || option.kind === 'allow_always';
 }
 
-/** "1 of 4 done"; once its turn ended with items undone, "Stopped: 1 of 4 done". */
+/** "1 of 4 done" ("1 of 4 done, 2 cancelled"); once its turn ended with items undone, "Stopped: 1 of 4 done". */
 export function planProgress(items: readonly Pick<PlanItem, 'status'>[]): string {
   const done = items.filter((i) => i.status === 'completed').length;
-  const count = `${done} of ${items.length} done`;
+  const cancelled = items.filter((i) => i.status === 'cancelled').length;
+  const count = `${done} of ${items.length} done${cancelled > 0 ? `, ${cancelled} cancelled` : ''}`;
   return items.some((i) => i.status === 'stopped') ? `Stopped: ${count}` : count;
 }
 

@@ -218,6 +218,11 @@ export class AcpConnection {
     return this.request<LoadSessionResponse | null>('session/load', params);
   }
 
+  /** ACP v2's load: session/resume replaying the conversation from its start; no time limit, as loadSession. */
+  replaySession(params: ResumeSessionRequest): Promise<LoadSessionResponse | null> {
+    return this.request<LoadSessionResponse | null>('session/resume', { ...params, replayFrom: { type: 'start' } });
+  }
+
   resumeSession(params: ResumeSessionRequest, timeoutMs: number): Promise<ResumeSessionResponse | null> {
     return this.request<ResumeSessionResponse | null>('session/resume', params, timeoutMs);
   }

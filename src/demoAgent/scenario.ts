@@ -85,11 +85,12 @@ export interface CancelAnswer {
   delayMs?: number;
   /** A uniformly random delay in [lo, hi] ms. */
   delayRangeMs?: [number, number];
-  answer?: 'cancelled' | 'end_turn' | 'error';
+  /** `context-canceled`: -32000 "context canceled", as agents written in Go answer a cancelled prompt. */
+  answer?: 'cancelled' | 'end_turn' | 'error' | 'context-canceled';
 }
 
 /** `kill`, `hang`: the fault (faults.ts) when the cancel arrives. */
-export type OnCancel = 'quick' | 'never' | 'end_turn' | 'error' | 'exit' | 'kill' | 'hang' | CancelAnswer;
+export type OnCancel = 'quick' | 'never' | 'end_turn' | 'error' | 'context-canceled' | 'exit' | 'kill' | 'hang' | CancelAnswer;
 
 export interface Behaviour {
   steps: Step[];
@@ -103,6 +104,12 @@ export interface Behaviour {
   repeatIdleMs?: number;
   /** After a cancelled turn's answer, the agent still talks about it (a stopped turn's late updates). */
   afterCancel?: AfterCancel;
+  /** session/update payloads sent when a cancel is accepted, before the answer (or v2's idle):
+   *  what the agent says it cancelled (ACP v2's `cancelled` tool calls and plan entries). */
+  cancelUpdates?: unknown[];
+  /** When a cancel is accepted, `$/cancel_request` for every request this turn made to the client,
+   *  answered or not, as ACP v2's cascading cancel (cancellation.mdx) does without looking. */
+  withdrawOnCancel?: boolean;
 }
 
 /** session/update payloads about a cancelled turn, sent after its answer. */
@@ -123,6 +130,9 @@ interface PermissionStep {
   abortOnCancel?: boolean;
   /** Withdraw the request with `$/cancel_request` after this many ms (the answer is recorded). */
   withdrawAfterMs?: number;
+  /** Ask and go on to the next step at once (requests at the same time, as ACP v2's example has);
+   *  the answer is still recorded. */
+  background?: boolean;
 }
 
 /**

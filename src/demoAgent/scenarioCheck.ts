@@ -54,8 +54,8 @@ const strings = arrayOf(str);
 
 const onCancel: Check = (v) =>
   typeof v === 'string'
-    ? oneOf('quick', 'never', 'end_turn', 'error', 'exit', 'kill', 'hang')(v)
-    : shape({ delayMs: num, delayRangeMs: range, answer: oneOf('cancelled', 'end_turn', 'error') })(v);
+    ? oneOf('quick', 'never', 'end_turn', 'error', 'context-canceled', 'exit', 'kill', 'hang')(v)
+    : shape({ delayMs: num, delayRangeMs: range, answer: oneOf('cancelled', 'end_turn', 'error', 'context-canceled') })(v);
 
 /** Each step kind: its main key's check and the companion keys it allows. */
 const STEPS: Record<string, { check: Check; extra?: Record<string, Check> }> = {
@@ -73,6 +73,7 @@ const STEPS: Record<string, { check: Check; extra?: Record<string, Check> }> = {
         options: arrayOf(shape({ optionId: str, name: str, kind: str }, ['optionId', 'name', 'kind'])),
         abortOnCancel: bool,
         withdrawAfterMs: num,
+        background: bool,
       },
       ['toolCallId', 'title'],
     ),
@@ -132,6 +133,8 @@ const behaviour = shape(
     idleOnCancel: bool,
     repeatIdleMs: num,
     afterCancel: shape({ delayMs: num, updates: arrayOf(sessionUpdate), atNextPrompt: arrayOf(sessionUpdate) }),
+    cancelUpdates: arrayOf(sessionUpdate),
+    withdrawOnCancel: bool,
   },
   ['steps'],
 );

@@ -198,6 +198,7 @@ export class Agent implements TurnHost {
     }
     const version = init.supported ? params.protocolVersion : (init.protocolVersion ?? 1);
     if (version >= 2) this.states = 'v2';
+    if (this.book && version >= 2) this.book.v2 = true;
     const result: InitializeResponse = {
       // A scenario may answer another version: Reins must refuse it.
       protocolVersion: version,
@@ -210,6 +211,8 @@ export class Agent implements TurnHost {
       },
       // Advertised as claude-agent-acp and codex-acp do (later versions than those pinned in test/agents).
       ...(this.scenario?.steering === 'acp' ? { _meta: { steering: { supported: true } } } : {}),
+      // ACP v2's capabilities (beside v1's, which a v2 client ignores): `session` is the baseline.
+      ...(this.book?.v2 ? { capabilities: { session: this.book.options.delete ? { delete: {} } : {} } } : {}),
       agentInfo: init.agentInfo
         ? { version: '1.0.0', ...init.agentInfo }
         : {

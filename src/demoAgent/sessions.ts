@@ -75,9 +75,16 @@ export class SessionBook {
     if (options.file) this.readFile(options.file);
   }
 
+  /**
+   * ACP v2 agreed: session/load is gone (the server refuses it as unknown), session/resume with
+   * `replayFrom: { type: "start" }` loads, and resume, list and close are the baseline.
+   */
+  v2 = false;
+
   /** The methods this book answers (the server sends the others their usual way). */
   handles(method: string): boolean {
     const o = this.options;
+    if (this.v2) return method === 'session/resume' || method === 'session/list' || method === 'session/close' || (method === 'session/delete' && !!o.delete);
     return (
       (method === 'session/load' && !!o.load) ||
       (method === 'session/resume' && !!o.resume) ||
@@ -150,7 +157,9 @@ export class SessionBook {
           return fail(notFound(p.sessionId));
         }
         const fields = live.open(entry.sessionId, p.cwd);
-        if (method === 'session/resume') {
+        const replayFrom = isObj(p.replayFrom) ? p.replayFrom.type : undefined;
+        if (method === 'session/resume' && replayFrom === 'start') this.rec.event('resume-replay', { sessionId: entry.sessionId });
+        if (method === 'session/resume' && replayFrom !== 'start') {
           this.rec.event('session-resumed', { sessionId: entry.sessionId });
           return answer(fields);
         }

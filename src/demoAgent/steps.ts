@@ -48,8 +48,11 @@ async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd 
       ...(text !== undefined && { content: [{ type: 'content', content: { type: 'text', text } }] }),
     });
   } else if ('permission' in step) {
-    const { toolCallId, title, kind, options = DEFAULT_PERMISSION_OPTIONS, abortOnCancel, withdrawAfterMs } = step.permission;
-    await turn.permission({ toolCall: { toolCallId, title, ...(kind !== undefined && { kind }) }, options }, abortOnCancel, withdrawAfterMs);
+    const { toolCallId, title, kind, options = DEFAULT_PERMISSION_OPTIONS, abortOnCancel, withdrawAfterMs, background } = step.permission;
+    const asked = turn.permission({ toolCall: { toolCallId, title, ...(kind !== undefined && { kind }) }, options }, abortOnCancel, withdrawAfterMs);
+    // In the background its answer is recorded all the same; a `cancelled` one cancels the turn.
+    if (background) asked.catch(() => undefined);
+    else await asked;
   } else if ('elicit' in step) {
     const { params, abortOnCancel, withdrawAfterMs, completeAfterMs } = step.elicit;
     const filled = fill(params, turn) as Record<string, unknown>;
@@ -80,7 +83,7 @@ async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd 
   else if ('error' in step) return { error: step.error };
   else if ('info' in step) turn.update({ sessionUpdate: 'session_info_update', _meta: step.info as Record<string, unknown> });
   // Not checked against the schema: a scenario may send an update kind no client knows.
-  else if ('update' in step) turn.update(step.update as SessionUpdate);
+  else if ('update' in step) turn.update(fill(step.update, turn) as SessionUpdate);
   else if ('setConfig' in step) {
     const update = turn.session.config?.agentSets(step.setConfig.configId, step.setConfig.value);
     if (update) turn.update(update as SessionUpdate);

@@ -47,7 +47,10 @@ type Phase =
   | 'unwinding' // cancel accepted, the answer not sent yet
   | 'done';
 
-export type TurnPolicy = Pick<Behaviour, 'onCancel' | 'dropEarlyCancelMs' | 'killToolsOnCancel' | 'idleOnCancel' | 'repeatIdleMs' | 'afterCancel'>;
+export type TurnPolicy = Pick<
+  Behaviour,
+  'onCancel' | 'dropEarlyCancelMs' | 'killToolsOnCancel' | 'idleOnCancel' | 'repeatIdleMs' | 'afterCancel' | 'cancelUpdates' | 'withdrawOnCancel'
+>;
 
 export class Turn {
   /** goose's active run id; reserved once the drop window is over. */
@@ -60,6 +63,8 @@ export class Turn {
   private readonly steers: string[] = [];
   private steerTaken = 0;
   private onSteer: (() => void) | undefined;
+  /** The ids of the requests this turn made to the client (`withdrawOnCancel`). */
+  private readonly asked: Id[] = [];
 
   constructor(
     readonly requestId: Id,
@@ -150,6 +155,12 @@ export class Turn {
     // Killed or hung as the cancel arrives: no answer, no unwinding (a spent fault unwinds quickly).
     if ((onCancel === 'kill' || onCancel === 'hang') && this.host.fault(onCancel, 'cancel')) return;
     rec.event('cancel-accepted', fields);
+    if (this.policy.withdrawOnCancel) {
+      for (const id of this.asked) {
+        rec.event('request-withdrawn', { id, method: 'on cancel' });
+        this.host.peer.notify('$/cancel_request', { requestId: id });
+      }
+    }
     // idleOnCancel: the agent says it is idle at once, and answers after its unwinding.
     if (this.policy.idleOnCancel && this.host.states !== 'none') this.idle('cancelled');
     this.aborter.abort();
@@ -176,6 +187,8 @@ export class Turn {
   private async unwind(): Promise<TurnEnd> {
     this.phase = 'unwinding';
     if (this.policy.killToolsOnCancel !== false) this.host.tools.killOwnedBy(this);
+    // What it cancelled goes out before the answer (v2: before the idle that confirms the cancel).
+    for (const update of this.policy.cancelUpdates ?? []) this.update(update as SessionUpdate);
     const how = cancelAnswer(this.policy.onCancel ?? 'quick');
     const [lo, hi] = how.delayRangeMs ?? [how.delayMs ?? 0, how.delayMs ?? 0];
     const ms = lo + Math.random() * (hi - lo);
@@ -186,6 +199,8 @@ export class Turn {
         return { stopReason: 'end_turn' };
       case 'error':
         return { error: { code: INTERNAL_ERROR, message: 'operation aborted' } };
+      case 'context-canceled':
+        return { error: { code: -32000, message: 'context canceled' } };
       default:
         return { stopReason: 'cancelled' };
     }
@@ -249,15 +264,15 @@ export class Turn {
       'session/request_permission',
       { sessionId: this.session.id, ...params },
       abortOnCancel ? this.signal : undefined,
-      // Withdrawn with `$/cancel_request` after a while: the client must still answer (-32800).
-      withdrawAfterMs === undefined
-        ? undefined
-        : (id) => {
-            withdraw = setTimeout(() => {
-              this.host.rec.event('request-withdrawn', { id, method: 'session/request_permission' });
-              this.host.peer.notify('$/cancel_request', { requestId: id });
-            }, withdrawAfterMs);
-          },
+      (id) => {
+        this.asked.push(id);
+        // Withdrawn with `$/cancel_request` after a while: the client must still answer (-32800).
+        if (withdrawAfterMs === undefined) return;
+        withdraw = setTimeout(() => {
+          this.host.rec.event('request-withdrawn', { id, method: 'session/request_permission' });
+          this.host.peer.notify('$/cancel_request', { requestId: id });
+        }, withdrawAfterMs);
+      },
     );
     clearTimeout(withdraw);
     if (reply === 'aborted') {
@@ -337,6 +352,8 @@ function cancelAnswer(onCancel: OnCancel): CancelAnswer {
       return { answer: 'end_turn' };
     case 'error':
       return { answer: 'error' };
+    case 'context-canceled':
+      return { answer: 'context-canceled' };
     case 'quick':
     case 'never':
     case 'exit':

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import type { ToolDiffView, ToolLocationView } from '../shared/messages';
 import type { Disposable } from '../util/disposable';
+import { patchSides } from './patchSides';
 
 const SCHEME = 'reins-diff';
 /** Texts kept for diff documents VS Code may ask for again (a reopened tab); the oldest go first. */
@@ -37,10 +38,13 @@ class DiffDocuments implements vscode.TextDocumentContentProvider, vscode.Dispos
   }
 
   /** The tool call's edit in the diff editor: its old text against the file, or the proposed text. */
-  async open(diff: ToolDiffView, folder: vscode.WorkspaceFolder): Promise<void> {
-    const file = resolveIn(folder, diff.path);
+  async open(given: ToolDiffView, folder: vscode.WorkspaceFolder): Promise<void> {
+    const file = resolveIn(folder, given.path);
     const current = await readText(file);
-    if (diff.tooLarge) return void (await showAt(file, undefined));
+    if (given.tooLarge) return void (await showAt(file, undefined));
+    // An ACP v2 patch holds only its hunks: the whole file on both sides where it applies.
+    const sides = given.patch === undefined ? undefined : patchSides(given.patch, current);
+    const diff = sides ? { ...given, ...sides, oldText: given.oldText === undefined ? undefined : sides.oldText } : given;
     const left = this.add(diff.path, 'before', diff.oldText ?? '');
     // The edit is on disk: compare with the file itself (editable, as the user expects); else
     // what the agent proposes (a pending permission, a rejected edit).

@@ -52,6 +52,15 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     scenarios: ['state-update'],
   },
   {
+    agent: 'any agent speaking ACP v2',
+    seen: 'the ACP v2 draft (July 2026)',
+    behaviour:
+      'On a cancel, withdraws its pending requests with `$/cancel_request`; reports tool calls and plan entries `cancelled`; sends a diff as `changes` with a `git_patch`; loads and resumes with one method, `session/resume` (`replayFrom`).',
+    handling:
+      "Answers each pending permission `cancelled` before it cancels, so a withdrawal finds it answered (one still pending is answered -32800 and its card closes); shows `cancelled` as the agent's word (a status of its own changes nothing); shows a patch's hunks in the card and the whole files in Open Diff; loads with `session/resume` from the start.",
+    scenarios: ['v2-withdraw-on-cancel', 'v2-cancelled-status', 'v2-git-patch', 'v2-resume'],
+  },
+  {
     agent: 'goose',
     name: /^goose$/i,
     seen: 'from its source',
@@ -130,6 +139,22 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     handling:
       'Steers through that method, asking it not to start a turn of its own when none runs (`idleBehavior: "promptRequired"`); an answer other than `injected` queues the text instead.',
     scenarios: ['steer-acp'],
+  },
+  {
+    agent: 'GitHub Copilot CLI (`copilot --acp`)',
+    name: /copilot/i,
+    seen: '1.0.x measured; `end_turn` reported for other versions',
+    behaviour: 'Answers a cancel `cancelled` in 15–50 ms (measured); some versions are reported to answer a cancelled prompt `end_turn`.',
+    handling:
+      "Any answer after the cancel confirms the stop, whatever its stop reason: the turn is stopped, never completed, and what the agent says after it is shown as the stopped turn's, labelled late.",
+    scenarios: ['end-turn-after-cancel-late'],
+  },
+  {
+    agent: 'any agent answering a cancelled prompt with an error',
+    seen: 'reported (-32000 `context canceled`); -32603 as the scripted agent plays it',
+    behaviour: 'Answers the cancelled prompt with a JSON-RPC error: -32000 `context canceled`, -32603 `operation aborted`.',
+    handling: "Takes the error as the stop's confirmation (not as a failed turn, nor -32000 as a sign-in request).",
+    scenarios: ['context-canceled-on-cancel', 'error-on-cancel'],
   },
 ];
 

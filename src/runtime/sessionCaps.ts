@@ -6,18 +6,38 @@
 import type { InitializeResponse } from '@agentclientprotocol/sdk';
 
 export interface SessionCaps {
+  /** A load (the conversation replayed): v1's session/load, or under v2 session/resume with `replayFrom`. */
   load: boolean;
   resume: boolean;
   list: boolean;
   close: boolean;
   delete: boolean;
+  /** ACP v2: session/load is gone; a load is session/resume with `replayFrom: { type: "start" }`. */
+  loadByResume?: true;
 }
 
 export function sessionCaps(init: InitializeResponse | undefined): SessionCaps {
+  const v2 = v2Caps(init);
+  if (v2) return v2;
   const caps = init?.agentCapabilities;
   const session = (caps?.sessionCapabilities ?? {}) as Record<string, unknown>;
   const offered = (key: string) => typeof session[key] === 'object' && session[key] !== null;
   return { load: caps?.loadSession === true, resume: offered('resume'), list: offered('list'), close: offered('close'), delete: offered('delete') };
+}
+
+/**
+ * ACP v2 (migration.mdx, "Capability reorganization"): `capabilities.session` present commits the
+ * agent to session/new, list, resume and close; load and resume are one method; `session.delete`
+ * keeps its marker. Undefined under v1, or a v2 answer without `capabilities` (read as v1's).
+ */
+function v2Caps(init: InitializeResponse | undefined): SessionCaps | undefined {
+  if (!init || init.protocolVersion < 2) return undefined;
+  const caps = (init as { capabilities?: unknown }).capabilities;
+  if (typeof caps !== 'object' || caps === null) return undefined;
+  const session = (caps as { session?: unknown }).session;
+  if (typeof session !== 'object' || session === null) return { load: false, resume: false, list: false, close: false, delete: false };
+  const del = (session as { delete?: unknown }).delete;
+  return { load: true, resume: true, list: true, close: true, delete: typeof del === 'object' && del !== null, loadByResume: true };
 }
 
 export type ReopenMethod = 'session/load' | 'session/resume';

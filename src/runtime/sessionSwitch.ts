@@ -219,10 +219,8 @@ export class SessionSwitch {
               clearTimeout(timer);
               timer = setTimeout(() => reject(new TimeoutError('session/load (after its last replayed update)', limit)), limit);
             };
-            conn
-              .loadSession(params)
-              .then(resolve, reject)
-              .finally(() => clearTimeout(timer));
+            // ACP v2 has no session/load: the same replay is session/resume from the start.
+            (this.caps.loadByResume ? conn.replaySession(params) : conn.loadSession(params)).then(resolve, reject).finally(() => clearTimeout(timer));
           }),
         sessionId,
       );

@@ -3,6 +3,7 @@
 // every tool_call and tool_call_update. A field the update leaves out keeps its last value.
 import type { ContentBlock, ToolCallContent, ToolCallLocation } from '@agentclientprotocol/sdk';
 import type { ToolDiffView, ToolLocationView } from '../shared/messages';
+import { isV2Diff, v2DiffViews } from './gitPatch';
 
 /** A side of a diff larger than this is not sent to the panel (the snapshot carries every card). */
 export const MAX_DIFF_TEXT = 256 * 1024;
@@ -23,9 +24,15 @@ export function toolCardContent(
 ): ToolCardContent {
   const parts: string[] = [];
   const diffs: ToolDiffView[] = [];
+  /** Files an ACP v2 diff changes but its patch does not show (binary, moved): links. */
+  const changed: ToolLocationView[] = [];
   for (const c of content ?? []) {
     if (c.type === 'content') parts.push(contentText(c.content));
-    else if (c.type === 'diff') diffs.push(diffView(c.path, c.oldText ?? undefined, c.newText));
+    else if (isV2Diff(c)) {
+      const v2 = v2DiffViews(c, MAX_DIFF_TEXT);
+      diffs.push(...v2.diffs);
+      changed.push(...v2.locations);
+    } else if (c.type === 'diff') diffs.push(diffView(c.path, c.oldText ?? undefined, c.newText));
     // Terminals: their live output is the card's `terminal` (terminalCards.ts).
   }
   let detail: string | undefined;
@@ -34,12 +41,13 @@ export function toolCardContent(
   else if (diffs.length === 0 && rawInput && typeof rawInput === 'object' && Object.keys(rawInput).length > 0) {
     detail = JSON.stringify(rawInput, null, 1).slice(0, 1000);
   }
+  const listed = locations
+    ? locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, ...(typeof l.line === 'number' && l.line > 0 && { line: l.line }) }))
+    : undefined;
   return {
     detail,
     diffs: diffs.length > 0 ? diffs : undefined,
-    locations: locations
-      ? locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, ...(typeof l.line === 'number' && l.line > 0 && { line: l.line }) }))
-      : undefined,
+    locations: changed.length > 0 ? [...(listed ?? []), ...changed].slice(0, MAX_LOCATIONS) : listed,
   };
 }
 

@@ -10,6 +10,7 @@ import { feedElicitations } from './elicitationFeed';
 import { LateUpdates } from './lateUpdates';
 import { showTerminalOutput } from './terminalCards';
 import type { Transcript } from './transcript';
+import { v1Shape } from './v2Updates';
 import { DisposableStore, type Disposable } from '../util/disposable';
 
 export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Disposable {
@@ -20,7 +21,13 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
   // After a load's replay (onOpened follows its answer): the replayed cards are history.
   d.add(rt.session.switch.onOpened(() => (generation = transcript.nextGeneration())));
   d.add(transcript.onOp((op) => op.type === 'reset' && late.reset()));
-  d.add(rt.session.onUpdate((n) => transcript.apply(n, late.place(n.update, n.sessionId), generation)));
+  d.add(
+    rt.session.onUpdate((given) => {
+      const update = v1Shape(given.update);
+      const n = update === given.update ? given : { ...given, update };
+      transcript.apply(n, late.place(update, n.sessionId), generation);
+    }),
+  );
   // After the line above: a terminal's live output goes into the card the update just made.
   d.add(
     showTerminalOutput(rt, {

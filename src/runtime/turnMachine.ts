@@ -323,12 +323,11 @@ function retry(state: MachineState, turn: Extract<TurnState, { phase: 'waiting' 
 
 /** Evidence arrived for a stopping (or unverified) turn: record the outcome, open the gate. */
 function settle(state: MachineState, turn: Extract<TurnState, { phase: 'stopping' | 'unverified' }>, evidence: Evidence, at: number): Transition {
-  const outcome: Outcome =
-    evidence.kind === 'exited'
-      ? 'agent-exited'
-      : evidence.kind === 'answered' && evidence.stopReason !== 'cancelled'
-        ? 'completed' // the agent says the turn ended by itself
-        : 'aborted';
+  // Any answer after the cancel confirms the stop, whatever it says: some agents answer a
+  // cancelled prompt `end_turn` (GitHub Copilot CLI) or with an error (-32000 "context
+  // canceled"). The turn Reins cancelled is stopped, never completed; the evidence keeps the
+  // agent's own words.
+  const outcome: Outcome = evidence.kind === 'exited' ? 'agent-exited' : 'aborted';
   const stop: StopRecord = { ...turn.stop, outcome, evidence, settledAt: at };
   const effects: Effect[] = [{ kind: 'clearTimers', turnId: turn.turnId }];
   // A stop that went unverified already ended its turn; late evidence reports the stop

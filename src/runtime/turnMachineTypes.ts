@@ -13,6 +13,8 @@ export type StopCause =
   | 'folder-removed'
   | 'deactivate';
 
+/** `completed`: nothing was in flight to cancel (no turn, or its prompt not sent yet); once a
+ *  cancel went out, any answer is `aborted` (turnMachine.ts settle). */
 export type Outcome = 'completed' | 'aborted' | 'abort-unverified' | 'agent-exited';
 
 /** Why a turn counts as settled, strongest first in the contract's order. */

@@ -171,6 +171,9 @@ export interface ToolDiffView {
   oldText?: string;
   newText: string;
   tooLarge?: boolean;
+  /** ACP v2's `git_patch` section for this file (runtime/gitPatch.ts): the panel draws its hunks;
+   *  `oldText` and `newText` are then only the hunks' lines. */
+  patch?: string;
 }
 
 /** A place a tool call reads or changes (`locations`): a link that opens the file at the line. */
@@ -192,10 +195,11 @@ export interface FileMatch {
 /**
  * One entry of the agent's plan. `stopped`: pending or in progress when its turn ended without the
  * agent finishing it (a confirmed stop, a failure): the panel's word, never the agent's (planItems.ts).
+ * `cancelled`: the agent's own word (ACP v2).
  */
 export interface PlanItem {
   content: string;
-  status: 'pending' | 'in_progress' | 'completed' | 'stopped';
+  status: 'pending' | 'in_progress' | 'completed' | 'cancelled' | 'stopped';
   priority?: string;
 }
 

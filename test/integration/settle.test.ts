@@ -19,7 +19,7 @@ const expected: Record<Behaviour, string> = {
   quick: 'aborted',
   slow: 'aborted',
   never: 'abort-unverified',
-  end_turn: 'completed',
+  end_turn: 'aborted',
   error: 'aborted',
   exits: 'agent-exited',
   goose: 'aborted',

@@ -102,11 +102,11 @@ describe('runtime against the scripted agent', function () {
     assert.ok(cancels(readRecord(record)).length >= 2, 'check again sends the cancel again');
   });
 
-  it('answers end_turn instead of cancelled: outcome completed (the turn ended by itself)', async () => {
+  it('answers end_turn instead of cancelled: outcome aborted (any answer after the cancel confirms it)', async () => {
     const { rt, record } = await start('end-turn-on-cancel');
     void rt.turns.prompt('go');
     await waitForRecord(record, (e) => received(e, 'session/prompt').length === 1);
-    assert.equal((await rt.turns.stop('user')).outcome, 'completed');
+    assert.equal((await rt.turns.stop('user')).outcome, 'aborted');
   });
 
   it('answers an error instead of cancelled: outcome aborted, not an error', async () => {

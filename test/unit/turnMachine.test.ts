@@ -138,7 +138,7 @@ const table: Row[] = [
     state: stopping,
     event: { kind: 'answered', turnId: 1, stopReason: 'end_turn', at: T + 50 },
     phase: 'idle',
-    effects: ['clearTimers', 'turnEnded:stopped:completed', 'stopEnded:completed'],
+    effects: ['clearTimers', 'turnEnded:stopped:aborted', 'stopEnded:aborted'],
   },
   {
     from: 'stopping',
@@ -160,6 +160,40 @@ const table: Row[] = [
     event: { kind: 'exited', detail: 'killed', at: T + 50 },
     phase: 'idle',
     effects: ['clearTimers', 'turnEnded:stopped:agent-exited', 'stopEnded:agent-exited'],
+  },
+  // Any answer after the cancel is the stop's evidence, whatever its stop reason: GitHub Copilot
+  // CLI answers a cancelled prompt `end_turn`, others answer -32000 "context canceled". The turn
+  // is stopped (confirmed), never completed. (Sabotage, settle() taking a non-`cancelled` answer
+  // for `completed` again, as it did: 6 tests failed, 5 rows here and the sequence below, e.g.
+  // "stopping + answered [turn 1] → idle" printed + 'turnEnded:stopped:completed', -
+  // 'turnEnded:stopped:aborted'.)
+  ...(['max_tokens', 'refusal', 'max_turn_requests'] as const).map((stopReason): Row => ({
+    from: 'stopping',
+    state: stopping,
+    event: { kind: 'answered', turnId: 1, stopReason, at: T + 50 },
+    phase: 'idle',
+    effects: ['clearTimers', 'turnEnded:stopped:aborted', 'stopEnded:aborted'],
+  })),
+  {
+    from: 'stopping',
+    state: stopping,
+    event: { kind: 'failed', turnId: 1, message: 'context canceled', code: -32000, at: T + 50 },
+    phase: 'idle',
+    effects: ['clearTimers', 'turnEnded:stopped:aborted', 'stopEnded:aborted'],
+  },
+  {
+    from: 'unverified',
+    state: unverified,
+    event: { kind: 'answered', turnId: 1, stopReason: 'end_turn', at: T + 20_000 },
+    phase: 'idle',
+    effects: ['clearTimers', 'stopEnded:aborted'],
+  },
+  {
+    from: 'unverified',
+    state: unverified,
+    event: { kind: 'failed', turnId: 1, message: 'context canceled', code: -32000, at: T + 20_000 },
+    phase: 'idle',
+    effects: ['clearTimers', 'stopEnded:aborted'],
   },
   // re-sending while unsettled, then the budget
   {
@@ -324,6 +358,17 @@ describe('turn machine (sequences)', () => {
       { kind: 'timer', timer: 'resend', turnId: 1, at: T + 250 },
     ]);
     assert.equal(effects.filter((e) => e.kind === 'sendCancel').length, 1);
+  });
+
+  it("an end_turn after the cancel: the stop is confirmed, its evidence keeps the agent's answer", () => {
+    const { effects } = run([
+      { kind: 'submit', at: T },
+      { kind: 'stop', cause: 'user', at: T },
+      { kind: 'answered', turnId: 1, stopReason: 'end_turn', at: T + 30 },
+    ]);
+    const ended = effects.find((e) => e.kind === 'stopEnded');
+    assert.equal(ended?.kind === 'stopEnded' && ended.stop.outcome, 'aborted');
+    assert.deepEqual(ended?.kind === 'stopEnded' && ended.stop.evidence, { kind: 'answered', stopReason: 'end_turn' });
   });
 
   it('the stop records the cancels sent and the settle time', () => {

@@ -4,7 +4,7 @@
 import type { ToolDiffView } from '../../../src/shared/messages';
 import { agentText, button, el, setPathText } from '../dom';
 import { revealInvisibleText } from '../../../src/shared/invisibleChars';
-import { diffStat, inlineDiff } from '../diffModel';
+import { diffStat, inlineDiff, inlinePatch } from '../diffModel';
 import { locationLabel } from '../cardModel';
 import type { RenderContext } from './types';
 
@@ -14,7 +14,8 @@ export function diffBlock(diff: ToolDiffView, toolCallId: string, index: number,
   const file = button('link tool-file', '', () => ctx.post({ type: 'openLocation', path: diff.path }));
   setPathText(file, locationLabel({ path: diff.path }));
   file.title = `Open ${revealInvisibleText(diff.path)}`;
-  const rows = diff.tooLarge ? undefined : inlineDiff(diff.oldText, diff.newText);
+  // An ACP v2 patch is drawn as its hunks (its texts are only their lines); else the two texts compared.
+  const rows = diff.tooLarge ? undefined : ((diff.patch !== undefined ? inlinePatch(diff.patch) : undefined) ?? inlineDiff(diff.oldText, diff.newText));
   const open = button('button secondary open-diff', 'Open Diff', () => ctx.post({ type: 'openDiff', toolCallId, index }));
   open.title = `Compare ${revealInvisibleText(diff.path)} before and after in the diff editor`;
   header.append(file);

@@ -1,6 +1,7 @@
 // The agent's plan as a checklist. The state is drawn by CSS from the item's class; a
 // hidden word carries it for screen readers. Items its turn ended without are "stopped"
-// (src/runtime/planItems.ts): a square, not a spinner.
+// (src/runtime/planItems.ts): a square, not a spinner; items the agent says it cancelled (ACP
+// v2), a cross.
 import type { PlanItem, TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, el, srOnly } from '../dom';
 import { icon } from '../icons';
@@ -9,7 +10,13 @@ import { entryShell, type EntryView } from './types';
 
 type PlanEntry = Extract<TranscriptEntry, { kind: 'plan' }>;
 
-const SPOKEN_STATE: Record<PlanItem['status'], string> = { pending: 'to do', in_progress: 'in progress', completed: 'done', stopped: 'stopped' };
+const SPOKEN_STATE: Record<PlanItem['status'], string> = {
+  pending: 'to do',
+  in_progress: 'in progress',
+  completed: 'done',
+  cancelled: 'cancelled',
+  stopped: 'stopped',
+};
 
 export function createPlanView(entry: PlanEntry): EntryView {
   const root = entryShell(entry);
@@ -24,6 +31,7 @@ export function createPlanView(entry: PlanEntry): EntryView {
       const check = el('span', 'plan-check');
       if (item.status === 'completed') check.append(icon('check'));
       else if (item.status === 'stopped') check.append(icon('stop'));
+      else if (item.status === 'cancelled') check.append(icon('close'));
       li.append(check, agentText('span', 'plan-text', item.content), srOnly(` (${SPOKEN_STATE[item.status]})`));
       if (item.priority === 'high') li.append(el('span', 'plan-priority', 'high'));
       list.append(li);
