@@ -255,6 +255,10 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       await until(f.locator('#agent-picker', { hasText: 'demo' }).waitFor({ timeout: WAIT }), 'the header did not name the demo agent');
       await until(f.locator('.demo-badge').waitFor({ state: 'visible', timeout: 5_000 }), 'the header had no DEMO badge');
       await ready(f, 'the demo');
+      // The header read through (as a screen reader does, or innerText) says the state once:
+      // with the phase's live region inside the header, it read "demo DEMO … Ready Ready".
+      const said = (await f.locator('header').first().innerText()).replace(/\s+/g, ' ').trim();
+      if ((said.match(/\bReady\b/g) ?? []).length !== 1) throw new Error(`the header reads "${said}": the state once, not twice`);
     },
     { critical: true },
   );
