@@ -255,8 +255,9 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       await until(f.locator('#agent-picker', { hasText: 'demo' }).waitFor({ timeout: WAIT }), 'the header did not name the demo agent');
       await until(f.locator('.demo-badge').waitFor({ state: 'visible', timeout: 5_000 }), 'the header had no DEMO badge');
       await ready(f, 'the demo');
-      // The header read through (as a screen reader does, or innerText) says the state once:
-      // with the phase's live region inside the header, it read "demo DEMO … Ready Ready".
+      // The header read through (as a screen reader does, or innerText) says the state once.
+      // Sabotage (the phase's live region back inside the header), this printed: the header reads
+      // "demo DEMO demo-workspace Ready Ready Mode Ask Model Scripted (no model)": the state once, not twice.
       const said = (await f.locator('header').first().innerText()).replace(/\s+/g, ' ').trim();
       if ((said.match(/\bReady\b/g) ?? []).length !== 1) throw new Error(`the header reads "${said}": the state once, not twice`);
     },
@@ -285,9 +286,6 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
   // is no checkpoint of the last prompt (git --literal-pathspecs add -A --ignore-errors --
   // .vscode-test/…/demo-workspace: The following paths are igno…", "A git repository was found in
   // the parent folders of the workspace…".
-  // Sabotage (the demo's write left out, as its old pretend edit), this printed: the demo's turn, its
-  // edit allowed, changed no file in demo-workspace: Undo had nothing to bring back (the panel said
-  // "Nothing to undo: no file changed since your last prompt.").
   await step(`Undo This Turn's Changes: ${NOTES}, which the turn wrote, is gone again, and the panel says it was removed`, async () => {
     const f = frame();
     const notices = f.locator('.entry.notice');
@@ -339,8 +337,8 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
 
   // The keybinding a user is told about (Ctrl+Alt+R, Reins: Open Agent Panel): with the side bar
   // hidden, it brings the conversation back as it was, the prompt box ready to type in.
-  // Sabotage (the keybinding removed from package.json), this printed: after Ctrl+Alt+R the
-  // secondary side bar stayed hidden (… waiting for locator('.part.auxiliarybar') to be visible).
+  // Not sabotaged yet: without the keybinding it would fail at "after Ctrl+Alt+R the secondary
+  // side bar stayed hidden".
   await step('Ctrl+Alt+R: the hidden conversation comes back as it was', async () => {
     await page
       .locator('.monaco-workbench .part.editor')
