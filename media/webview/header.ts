@@ -8,6 +8,8 @@ import { busyText, statusLine } from './statusModel';
 
 export interface Header {
   readonly el: HTMLElement;
+  /** The phase's live region, placed outside the header: inside, the header read "Ready Ready". */
+  readonly announcer: HTMLElement;
   update(status: PanelStatus): void;
 }
 
@@ -40,14 +42,16 @@ export function createHeader(post: (message: WebviewToHost) => void): Header {
 
   // Screen readers hear phase changes ("Working…", "Stop not confirmed"), not every tick
   // of the host's detail line ("cancel sent 1.2 s ago"). Kept outside #status so that
-  // element's text is exactly what is shown.
+  // element's text is exactly what is shown, and outside the header (main.ts places it) so that
+  // the header's text, as a screen reader reads it through, says the state once.
   const live = el('span', 'visually-hidden');
   live.setAttribute('aria-live', 'polite');
 
-  root.append(titleRow, status, live);
+  root.append(titleRow, status);
 
   return {
     el: root,
+    announcer: live,
     update(s) {
       setAgentText(name, s.agentName || 'Agent');
       picker.title = `${revealInvisibleText(s.agentName || 'Agent')}: switch to another agent…`;

@@ -67,7 +67,7 @@ function start(): void {
 
   const composer = (composerRef = createComposer(post, () => autoScroll.stick()));
 
-  app.append(header.el, scrollArea, composer.el);
+  app.append(header.el, scrollArea, composer.el, header.announcer);
 
   function applyStatus(next: PanelStatus): void {
     status = next;

@@ -1,9 +1,11 @@
 // The offline demonstration: what a user sees when Reins runs with no real agent. It says
 // plainly that no model is involved (once: the first prompt), and walks through what a turn can
 // contain: a plan, streamed Markdown with a code block, a read with its location, a command's
-// live terminal output, an edit as a diff with its permission request, usage. "slow" in a
-// prompt makes room to try Stop.
+// live terminal output, an edit as a diff with its permission request (Allow writes a line to
+// reins-demo-notes.md, a real file, so that Undo This Turn's Changes can be tried: demoFiles.ts),
+// usage. "slow" in a prompt makes room to try Stop.
 import * as path from 'node:path';
+import { proposeEdit, type ClientFs } from './demoFiles';
 import type { SessionSetup } from './sessionConfig';
 import type { Turn, TurnBody } from './turn';
 
@@ -20,7 +22,7 @@ export const DEMO_SESSION: SessionSetup = {
       type: 'select',
       currentValue: 'ask',
       options: [
-        { value: 'ask', name: 'Ask', description: 'Pretend: the demonstration always asks before its pretend edit' },
+        { value: 'ask', name: 'Ask', description: 'Pretend: the demonstration always asks before its edit' },
         { value: 'code', name: 'Code', description: 'Pretend: the demonstration still asks' },
       ],
     },
@@ -55,15 +57,17 @@ export interface DemoOptions {
   first: boolean;
   /** The client runs terminals (clientCapabilities.terminal): a harmless command shows its live output. */
   terminals: boolean;
+  /** The client's fs methods (clientCapabilities.fs): the edit goes through them when offered. */
+  fs: ClientFs;
 }
 
 type PlanStatus = 'pending' | 'in_progress' | 'completed';
-const PLAN = ['Read README.md', 'Run a harmless command', 'Propose an edit to reins-demo-notes.md', 'Answer'];
+const PLAN = ['Read README.md', 'Run a harmless command', 'Edit reins-demo-notes.md (asks first)', 'Answer'];
 
 /** Prints three lines, a little apart: the terminal card's output grows live. */
 const TERMINAL_SCRIPT = "let i=0;const t=setInterval(()=>{console.log('demonstration output, line '+(++i));if(i===3)clearInterval(t)},300)";
 
-export function demoBody(prompt: string, cwd: string, options: DemoOptions = { first: true, terminals: false }): TurnBody {
+export function demoBody(prompt: string, cwd: string, options: DemoOptions = { first: true, terminals: false, fs: { read: false, write: false } }): TurnBody {
   return async (turn) => {
     const slow = /slow/i.test(prompt);
     const n = turn.index + 1;
@@ -107,41 +111,10 @@ export function demoBody(prompt: string, cwd: string, options: DemoOptions = { f
     plan(1, 'completed');
 
     plan(2, 'in_progress');
-    const editId = `demo-edit-${n}`;
-    const file = path.join(cwd, 'reins-demo-notes.md');
-    const oldText = '# Notes\n\n- an earlier note\n';
-    const toolCall = {
-      toolCallId: editId,
-      title: 'Edit reins-demo-notes.md (pretend: nothing is written)',
-      kind: 'edit' as const,
-      status: 'pending' as const,
-      content: [{ type: 'diff' as const, path: file, oldText, newText: `${oldText}- ${firstLine(prompt)}\n` }],
-      locations: [{ path: file, line: 4 }],
-    };
-    turn.update({ sessionUpdate: 'tool_call', ...toolCall });
-    await say('\n\nNow a permission request, inside the edit’s card. Choose either option: nothing will be written.\n\n');
-    const choice = await turn.permission({
-      toolCall,
-      options: [
-        { optionId: 'allow-once', name: 'Allow (pretend edit)', kind: 'allow_once' },
-        { optionId: 'reject-once', name: 'Reject', kind: 'reject_once' },
-      ],
-    });
-    const allowed = choice === 'allow-once';
-    turn.update({
-      sessionUpdate: 'tool_call_update',
-      toolCallId: editId,
-      status: allowed ? 'completed' : 'failed',
-      content: [{ type: 'content', content: { type: 'text', text: allowed ? 'Pretend edit applied: no file was written.' : 'Rejected: no change.' } }],
-    });
+    const edit = await proposeEdit(turn, `demo-edit-${n}`, cwd, firstLine(prompt), options.fs, say);
     plan(2, 'completed');
     plan(3, 'in_progress');
-    const said = allowed
-      ? 'You chose **Allow (pretend edit)**. Had this been a real agent, it would now edit the file; the demonstration wrote nothing.'
-      : choice === 'reject-once'
-        ? 'You chose **Reject**. A real agent would now continue without making the edit.'
-        : `The permission request got no option (${choice ?? 'an error'}); the demonstration carries on.`;
-    await say(`${said}\n\nThat is the end of this demonstration turn. Send another message to see it again.\n`);
+    await say(`${edit}\n\nThat is the end of this demonstration turn. Send another message to see it again.\n`);
     plan(3, 'completed');
     // Pretend usage, so that the panel's usage line can be seen: no model, no tokens, no cost.
     turn.update({ sessionUpdate: 'usage_update', used: 1200 * n, size: 200_000, cost: { amount: 0, currency: 'USD' } });
@@ -202,7 +175,7 @@ function again(prompt: string, n: number, slow: boolean): string {
     '',
     slow
       ? 'You asked for it **slow**: this answer streams for about ten seconds, so there is time to press **Stop** (or Escape) and see the stop confirmed.'
-      : 'The same steps again: a read with its location, a command with its output, an edit shown as a diff with its permission, and the plan ticking along.',
+      : 'The same steps again: a read with its location, a command with its output, an edit of `reins-demo-notes.md` shown as a diff with its permission (Allow writes it; Undo This Turn’s Changes takes it back), and the plan ticking along.',
     '',
     '```ts',
     '// Still no model: the demonstration is a script.',
@@ -234,12 +207,14 @@ function introduction(prompt: string, slow: boolean): string {
     '- a **plan** that ticks along as the turn goes',
     '- a pretend **tool call** that reads `README.md` (its location is a link)',
     '- a harmless **command** whose output shows live in its card',
-    '- an **edit shown as a diff**, with *Open Diff*, and its **permission request** (nothing is written)',
+    '- an **edit shown as a diff**, with *Open Diff*: it asks before it edits `reins-demo-notes.md` in this folder. **Allow** writes one line to it (a real file); **Reject** writes nothing',
     '- a reply saying which option you chose',
+    '',
+    'After an allowed edit, **Reins: Undo This Turn’s Changes** (Command Palette) takes it back.',
     '',
     slow
       ? 'You asked for it **slow**: this answer streams for about ten seconds. Press **Stop** to see a confirmed stop.'
-      : 'Tip: put the word `slow` in a prompt to make the answer stream for about ten seconds, then press **Stop**.',
+      : 'Tip: say `slow` in a prompt to have time to press **Stop**: the answer then streams for about ten seconds.',
     '',
     '```ts',
     '// What the demonstration does with your prompt: nothing clever.',

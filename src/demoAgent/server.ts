@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { InitializeResponse } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 import { AuthGate } from './auth';
 import { DEMO_SESSION, demoBody } from './demo';
+import { clientFs, type ClientFs } from './demoFiles';
 import { INVALID_PARAMS, METHOD_NOT_FOUND, Peer, type Id, type Message, type RpcError } from './peer';
 import type { Recorder } from './recorder';
 import { faultSpent, injectFault, isFrozen, type Fault } from './faults';
@@ -48,6 +49,8 @@ export class Agent implements TurnHost {
   private promptCount = 0;
   /** The client runs terminals (initialize's clientCapabilities.terminal): the demonstration shows one. */
   private clientTerminals = false;
+  /** The client's fs methods (initialize's clientCapabilities.fs): the demonstration's edit goes through them. */
+  private clientFs: ClientFs = { read: false, write: false };
   /** Sign-in (auth.ts): only with the scenario's `auth` block. */
   private readonly auth: AuthGate | undefined;
   /** session/load, resume, list, close, delete: only with the scenario's `sessions` block. */
@@ -179,6 +182,7 @@ export class Agent implements TurnHost {
     }
     const init = this.scenario?.init ?? {};
     this.clientTerminals = isObj(params.clientCapabilities) && params.clientCapabilities.terminal === true;
+    this.clientFs = clientFs(params.clientCapabilities);
     for (const line of init.stderr ?? []) process.stderr.write(line + '\n');
     if (init.exitCode !== undefined) this.exit(init.exitCode, 'initialize');
     const fault = this.scenario?.fault?.initialize;
@@ -269,7 +273,7 @@ export class Agent implements TurnHost {
     if (session.behind && !running) return void this.answerOneBehind(id, session, behaviour);
     const body = this.scenario
       ? scriptedBody(behaviour, this)
-      : demoBody(promptText(params.prompt), session.cwd, { first: index === 0, terminals: this.clientTerminals });
+      : demoBody(promptText(params.prompt), session.cwd, { first: index === 0, terminals: this.clientTerminals, fs: this.clientFs });
     const turn = new Turn(id, session, index, behaviour, body, this);
     // ACP v2: the answer says the prompt was taken in; its end is the idle state_update.
     if (this.states === 'v2') this.peer.respond(id, { messageId: `msg-${index + 1}` });

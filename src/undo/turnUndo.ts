@@ -13,7 +13,7 @@ import { diffDocument, editorColumn } from '../editor/editorLinks';
 import type { NoticeAction, NoticeLevel } from '../shared/messages';
 import { type Checkpoint, type FileChange } from './checkpoint/checkpoint';
 import { takeCheckpoint } from './checkpoint/takeCheckpoint';
-import { undoBlocked, undoConfirmation, type ShownChange, type UndoAdmission } from './checkpoint/undoText';
+import { undoBlocked, undoConfirmation, undoneText, type ShownChange, type UndoAdmission } from './checkpoint/undoText';
 
 /** Diff tabs opened at most; the dialog names every file. */
 const MAX_DIFFS = 10;
@@ -118,10 +118,7 @@ export class TurnUndo implements vscode.Disposable {
     await checkpoint.restore(restore);
     const files = restore.map((c) => c.relative);
     this.host.log.info(`${this.host.folder.name}: undid the last turn's changes (${files.length} files): ${files.join(', ')}`);
-    this.host.say(
-      'info',
-      `Undid the last turn's changes: ${files.length} file${files.length === 1 ? '' : 's'} restored${restore.length < shown.length ? ', your edited files kept' : ''}.`,
-    );
+    this.host.say('info', undoneText(restore, shown.length - restore.length));
     return { status: 'undone', files, handEdited: restore.filter((c) => c.handEdited).map((c) => c.relative) };
   }
 

@@ -133,7 +133,7 @@ export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeout
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ state: 'visible', timeout: 30_000 });
       await dialog.getByRole('button', { name: 'Undo Changes' }).click();
-      await frame.locator('.entry.notice', { hasText: "Undid the last turn's changes: 1 file restored." }).first().waitFor({ timeout: 30_000 });
+      await frame.locator('.entry.notice', { hasText: "Undid the last turn's changes: restored notes.txt." }).first().waitFor({ timeout: 30_000 });
       if (readFileSync(notes, 'utf8') !== 'the original\n') throw new Error(`notes.txt holds ${JSON.stringify(readFileSync(notes, 'utf8'))} after the undo`);
       await page.waitForTimeout(1_000); // a notification would be drawn by now
       await page.screenshot({ path: join(resultsDir, 'answers-undo.png') });

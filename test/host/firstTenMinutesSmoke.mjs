@@ -4,8 +4,9 @@
 // secondary side bar, and only clicks, keys and the command palette (no extension internals):
 //   the first screen (the view's welcome, Choose an Agent and Try the Demo, with no click) →
 //   Try the Demo → a full turn (the permission answered by a click in the edit's card) →
-//   Undo This Turn's Changes (the file the demo edited comes back, the result told in the panel)
-//   → Stop during a slow turn (the notice says the agent confirmed; never that notice beside
+//   Undo This Turn's Changes (reins-demo-notes.md, which the allowed edit wrote, is gone again
+//   on disk; the panel says it was removed) → Ctrl+Alt+R brings the hidden conversation back →
+//   Stop during a slow turn (the notice says the agent confirmed; never that notice beside
 //   "Stopping…"; the plan stops spinning) → Restart Agent and another full turn (its permission
 //   in its own card) → Select Agent… (the demo listed; another agent answered in the panel; back
 //   to the demo) → the four themes → the view at 240 px and at 400 px (nothing in the header
@@ -16,7 +17,7 @@
 // one run names every step that fails. Screenshots of every step: test-results/first-ten-minutes/.
 // Standalone: `node test/host/firstTenMinutesSmoke.mjs` (needs dist/ built); run.mjs runs it as
 // the `first` smoke.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,8 @@ const shotsDir = join(repo, 'test-results', 'first-ten-minutes');
 const log = (m) => console.log(`[first-ten-minutes] ${m}`);
 /** How long a step waits for what a user waits for (an agent starting, a turn): generous, for 2 loaded cores. */
 const WAIT = 60_000;
+/** The file the demo's allowed edit writes in the folder (src/demoAgent/demoFiles.ts). */
+const NOTES = 'reins-demo-notes.md';
 const THEMES = [
   { theme: 'Dark Modern', workbench: 'vs-dark', body: 'vscode-dark' },
   { theme: 'Dark High Contrast', workbench: 'hc-black', body: 'vscode-high-contrast' },
@@ -252,6 +255,11 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       await until(f.locator('#agent-picker', { hasText: 'demo' }).waitFor({ timeout: WAIT }), 'the header did not name the demo agent');
       await until(f.locator('.demo-badge').waitFor({ state: 'visible', timeout: 5_000 }), 'the header had no DEMO badge');
       await ready(f, 'the demo');
+      // The header read through (as a screen reader does, or innerText) says the state once.
+      // Sabotage (the phase's live region back inside the header), this printed: the header reads
+      // "demo DEMO demo-workspace Ready Ready Mode Ask Model Scripted (no model)": the state once, not twice.
+      const said = (await f.locator('header').first().innerText()).replace(/\s+/g, ' ').trim();
+      if ((said.match(/\bReady\b/g) ?? []).length !== 1) throw new Error(`the header reads "${said}": the state once, not twice`);
     },
     { critical: true },
   );
@@ -264,6 +272,10 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
     const problems = await fullTurn(f, 'hello, demo', 'the first turn');
     problems.push(...(await doubledEllipses(f)).map((t) => `the panel showed "${t}"`));
     await page.screenshot({ path: join(shotsDir, `${id}-after-the-turn.png`) });
+    // On disk, as the user would find it: the allowed edit wrote its line.
+    const notes = join(folder, NOTES);
+    if (!existsSync(notes)) problems.push(`the edit was allowed, but ${NOTES} is not in ${basename(folder)}`);
+    else if (!readFileSync(notes, 'utf8').includes('- hello, demo')) problems.push(`${NOTES} holds ${JSON.stringify(readFileSync(notes, 'utf8'))}`);
     if (problems.length) throw new Error(problems.join('; '));
     return changedFiles(beforeTurn, folderFiles(folder));
   });
@@ -274,7 +286,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
   // is no checkpoint of the last prompt (git --literal-pathspecs add -A --ignore-errors --
   // .vscode-test/…/demo-workspace: The following paths are igno…", "A git repository was found in
   // the parent folders of the workspace…".
-  await step("Undo This Turn's Changes: the file the demo edited comes back, and the panel says so", async () => {
+  await step(`Undo This Turn's Changes: ${NOTES}, which the turn wrote, is gone again, and the panel says it was removed`, async () => {
     const f = frame();
     const notices = f.locator('.entry.notice');
     const before = await notices.count();
@@ -318,8 +330,41 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       problems.push(
         `Undo's result was not told in the panel (no notice in the conversation); the notification centre holds ${await notificationCentre(page, runCommand)}`,
       );
-    else if (changed.length && !/undid|restored|back/i.test(told)) problems.push(`the panel said "${told.trim()}"`);
+    else if (changed.length && !told.includes(`removed ${NOTES}`)) problems.push(`the panel said "${told.trim()}", not that ${NOTES} was removed`);
+    if (existsSync(join(folder, NOTES))) problems.push(`after Undo, ${NOTES} is still in ${basename(folder)}`);
     if (problems.length) throw new Error(problems.join('; '));
+  });
+
+  // The keybinding a user is told about (Ctrl+Alt+R, Reins: Open Agent Panel): with the side bar
+  // hidden, it brings the conversation back as it was, the prompt box ready to type in.
+  // Sabotage (the keybinding moved to ctrl+alt+f12 in package.json), this printed: FAIL 06 Ctrl+Alt+R:
+  // … (15.6 s): after Ctrl+Alt+R the secondary side bar stayed hidden (locator.waitFor: Timeout
+  // 15000ms exceeded.), and the later steps failed on the detached frame.
+  await step('Ctrl+Alt+R: the hidden conversation comes back as it was', async () => {
+    await page
+      .locator('.monaco-workbench .part.editor')
+      .first()
+      .click({ position: { x: 5, y: 5 } });
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Control+Alt+B');
+      const hidden = await aux.waitFor({ state: 'hidden', timeout: 3_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (hidden) break;
+      if (attempt === 4) throw new Error('Ctrl+Alt+B did not hide the secondary side bar');
+    }
+    const t = Date.now();
+    await page.keyboard.press('Control+Alt+R');
+    await until(aux.waitFor({ state: 'visible', timeout: 15_000 }), 'after Ctrl+Alt+R the secondary side bar stayed hidden');
+    setFrame(await until(frameIn(page, '.part.auxiliarybar', '#prompt-input', WAIT), 'after Ctrl+Alt+R no conversation was shown'));
+    const f = frame();
+    await until(
+      f.locator('.entry.user', { hasText: 'hello, demo' }).first().waitFor({ timeout: 15_000 }),
+      'after Ctrl+Alt+R the conversation did not show the earlier turn',
+    );
+    log(`Ctrl+Alt+R to the conversation: ${Date.now() - t} ms`);
+    await ready(f, 'after Ctrl+Alt+R');
   });
 
   // Without the fix (main at ed66f64), this printed: during the turn the busy line read "Working……";

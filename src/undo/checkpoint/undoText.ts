@@ -46,3 +46,31 @@ export function undoConfirmation(folderName: string, kind: 'git' | 'files', chan
     parts.push('This folder is not a git checkout: only the files the agent wrote through the editor are restored, not what its own tools changed.');
   return { message: `Undo this turn's changes in ${folderName}?`, detail: parts.join('\n\n') };
 }
+
+/** Files named per kind in the answer; more are counted. */
+const NAMED_DONE = 3;
+const DONE: [FileChange['status'], string][] = [
+  ['added', 'removed'],
+  ['modified', 'restored'],
+  ['deleted', 'wrote back'],
+];
+
+/**
+ * The undo's answer, by what it did to each file: a file the turn created is removed, not
+ * "restored" (the demo's reins-demo-notes.md: "removed reins-demo-notes.md"). `kept`: files
+ * the user edited by hand and chose to keep.
+ */
+export function undoneText(restored: readonly FileChange[], kept: number): string {
+  const parts = DONE.flatMap(([status, verb]) => {
+    const names = restored.filter((c) => c.status === status).map((c) => c.relative);
+    return names.length > 0 ? [`${verb} ${nameList(names)}`] : [];
+  });
+  const keptText = kept > 0 ? `kept ${kept === 1 ? 'the file' : `the ${kept} files`} you edited` : '';
+  if (parts.length === 0) return `Nothing undone: you ${keptText || 'kept every file'}.`;
+  return `Undid the last turn's changes: ${[...parts, ...(keptText ? [keptText] : [])].join('; ')}.`;
+}
+
+function nameList(names: readonly string[]): string {
+  if (names.length > NAMED_DONE) return `${names.slice(0, NAMED_DONE).join(', ')} and ${names.length - NAMED_DONE} more`;
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+}
