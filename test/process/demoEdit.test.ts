@@ -35,8 +35,8 @@ async function demo(cwd: string, answer: 'allow-once' | 'reject-once') {
   });
   live.push(rt);
   const updates: SessionNotification['update'][] = [];
-  rt.onUpdate((n) => updates.push(n.update));
-  rt.onPermission((p) => setImmediate(() => rt.respondPermission(p.id, answer)));
+  rt.session.onUpdate((n) => updates.push(n.update));
+  rt.turns.permissions.onRequest((p) => setImmediate(() => rt.turns.respondPermission(p.id, answer)));
   await rt.start();
   return { rt, updates, writes: () => sent(readRecord(record), 'fs/write_text_file') };
 }
@@ -67,7 +67,7 @@ describe('the demo agent edits reins-demo-notes.md, only when allowed', function
   it('Reject: the card shows the diff, nothing is written', async () => {
     const cwd = folder();
     const { rt, updates, writes } = await demo(cwd, 'reject-once');
-    assert.deepEqual(await rt.prompt('note this down'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('note this down'), { kind: 'completed', stopReason: 'end_turn' });
     const card = editCard(updates, 1);
     assert.equal(card.diff?.path, path.join(cwd, NOTES), 'the card shows the diff of the notes file');
     assert.equal(card.diff?.oldText ?? undefined, undefined, 'a new file: no old text');
@@ -83,7 +83,7 @@ describe('the demo agent edits reins-demo-notes.md, only when allowed', function
     const cwd = folder();
     const file = path.join(cwd, NOTES);
     const { rt, updates, writes } = await demo(cwd, 'allow-once');
-    assert.deepEqual(await rt.prompt('first note'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('first note'), { kind: 'completed', stopReason: 'end_turn' });
     assert.ok(existsSync(file), `Allow did not write ${NOTES}`);
     const first = editCard(updates, 1);
     assert.equal(readFileSync(file, 'utf8'), first.diff?.newText, 'the file holds what the diff showed');
@@ -91,7 +91,7 @@ describe('the demo agent edits reins-demo-notes.md, only when allowed', function
     assert.equal(writes().length, 1, 'written through the client (fs/write_text_file), as a real agent writes');
     assert.equal(writes()[0]?.msg.params.path, file);
 
-    assert.deepEqual(await rt.prompt('second note'), { kind: 'completed', stopReason: 'end_turn' });
+    assert.deepEqual(await rt.turns.prompt('second note'), { kind: 'completed', stopReason: 'end_turn' });
     const second = editCard(updates, 2);
     assert.equal(second.diff?.oldText, first.diff?.newText, 'the second diff starts from the file as the first turn left it');
     assert.equal(readFileSync(file, 'utf8'), second.diff?.newText);
