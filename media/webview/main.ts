@@ -116,6 +116,7 @@ function start(): void {
         if (lost.length > 0) composer.restore(joinGivenBack(lost));
         if (message.folder) saveState({ folder: message.folder });
         autoScroll.settle(message.carried && (message.carried.scroll ?? { top: 0, following: true }));
+        markPainted();
         break;
       }
       case 'status':
@@ -154,6 +155,14 @@ function start(): void {
       // One bad message must not take the panel down with it (nor the rest of its batch).
       console.error('[reins] failed to handle', message.type, err);
     }
+  }
+
+  /** The first snapshot on screen: the frame after it was applied (the bench's first paint). */
+  let painted = false;
+  function markPainted(): void {
+    if (painted) return;
+    painted = true;
+    requestAnimationFrame(() => setTimeout(() => performance.mark('reins:snapshot-painted'), 0));
   }
 
   window.addEventListener('message', (event: MessageEvent<HostToWebview>) => handleOne(event.data));
