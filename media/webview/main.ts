@@ -109,7 +109,7 @@ function start(): void {
           seenTexts = '[]';
         }
         applyStatus(message.status);
-        transcript.reset(message.entries);
+        transcript.reset(message.entries, message.earlier);
         // Moved here from the tab or the view: that place's draft, not what this document last held.
         if (message.carried) composer.replaceDraft(message.carried.draft);
         if (message.input) composer.restore(message.input.text, message.input.files);
@@ -121,6 +121,9 @@ function start(): void {
       }
       case 'status':
         applyStatus(message.status);
+        break;
+      case 'earlier':
+        transcript.prepend(message.before, message.entries, message.earlier);
         break;
       case 'upsert':
         transcript.upsert(message.entry, message.before);

@@ -39,7 +39,10 @@ type Lib = CodeServerLib & {
   fillQuickInput(page: Page, o: { open: () => Promise<void>; text: string; row: unknown; timeoutMs?: number; what: string }): Promise<number>;
   reloadWorkbench(page: Page): Promise<unknown>;
 };
-type FullPage = Page & { keyboard: { press(k: string): Promise<void> }; locator(s: string, o?: object): { first(): { waitFor(o?: object): Promise<void> }; waitFor(o?: object): Promise<void> } };
+type FullPage = Page & {
+  keyboard: { press(k: string): Promise<void> };
+  locator(s: string, o?: object): { first(): { waitFor(o?: object): Promise<void> }; waitFor(o?: object): Promise<void> };
+};
 
 const lastAgentHas = (marker: string) =>
   `(() => { const e = [...document.querySelectorAll('#transcript .entry.agent')].pop(); return !!e && e.textContent.includes(${JSON.stringify(marker)}); })()`;
@@ -212,7 +215,9 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     frame = shortOpen.frame;
     await frame.evaluate(PROBE);
     const shortStream = await streamAndType(page, frame, 1);
-    console.log(`    short: loaded in ${shortLoadMs} ms; opened: first paint ${shortOpen.firstPaint.toFixed(0)} ms, interactive ${shortOpen.interactive.toFixed(0)} ms`);
+    console.log(
+      `    short: loaded in ${shortLoadMs} ms; opened: first paint ${shortOpen.firstPaint.toFixed(0)} ms, interactive ${shortOpen.interactive.toFixed(0)} ms`,
+    );
 
     // session/load of 10,000 updates.
     const midLoadMs = await loadSession(lib, page, frame, mid);
@@ -227,7 +232,9 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     samples.push({ at: Date.now() - t0, rss: rssAfter });
     const rssMax = Math.max(rssAfter, ...samples.map((s) => s.rss));
     const rssAtHalf = samples.find((s) => s.at >= longLoadMs / 2)?.rss ?? NaN;
-    console.log(`    long: replayed in ${(longLoadMs / 1000).toFixed(1)} s; host RSS ${rssBefore.toFixed(0)} → ${rssAtHalf.toFixed(0)} (half) → ${rssAfter.toFixed(0)} MB (max ${rssMax.toFixed(0)})`);
+    console.log(
+      `    long: replayed in ${(longLoadMs / 1000).toFixed(1)} s; host RSS ${rssBefore.toFixed(0)} → ${rssAtHalf.toFixed(0)} (half) → ${rssAfter.toFixed(0)} MB (max ${rssMax.toFixed(0)})`,
+    );
     const liveHeap = await collectHeap(browser, frame);
     const longOpen = await reopen(lib, page, endMarker(long.turns - 1));
     frame = longOpen.frame;
@@ -236,7 +243,9 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     await frame.evaluate(PROBE);
     const longStream = await streamAndType(page, frame, 2);
     const endHeap = await heapMb(frame);
-    console.log(`    long: opened: first paint ${longOpen.firstPaint.toFixed(0)} ms, interactive ${longOpen.interactive.toFixed(0)} ms; heap ${openedHeap.afterMb.toFixed(0)} MB`);
+    console.log(
+      `    long: opened: first paint ${longOpen.firstPaint.toFixed(0)} ms, interactive ${longOpen.interactive.toFixed(0)} ms; heap ${openedHeap.afterMb.toFixed(0)} MB`,
+    );
 
     const reloaded = await reload(lib, page, frame, 'Stream done.');
     await browser.close();
@@ -322,7 +331,9 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     });
     record({
       name: 'long: window reload',
-      reins: Number.isFinite(reloaded.back) ? `all back ${reloaded.back.toFixed(0)} ms after the document started` : `not all back (draft ${reloaded.draft}, scroll off by ${reloaded.scrollOff.toFixed(0)} px)`,
+      reins: Number.isFinite(reloaded.back)
+        ? `all back ${reloaded.back.toFixed(0)} ms after the document started`
+        : `not all back (draft ${reloaded.draft}, scroll off by ${reloaded.scrollOff.toFixed(0)} px)`,
       baseline: '-',
       ratio: undefined,
       target: `≤ ${RELOAD_MS} ms`,

@@ -48,7 +48,12 @@ export function turnUpdates(i: number): Update[] {
   const after = before.replace(/line (\d)\n/g, 'line $1 (fixed)\n');
   u.push(
     { sessionUpdate: 'tool_call', toolCallId: `read-${i}`, title: `Read ${file}`, kind: 'read', status: 'pending', locations: [{ path: `/ws/${file}` }] },
-    { sessionUpdate: 'tool_call_update', toolCallId: `read-${i}`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: before } }] },
+    {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: `read-${i}`,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: before } }],
+    },
     { sessionUpdate: 'tool_call', toolCallId: `edit-${i}`, title: `Edit ${file}`, kind: 'edit', status: 'pending' },
     {
       sessionUpdate: 'tool_call_update',
@@ -66,7 +71,12 @@ export function turnUpdates(i: number): Update[] {
     },
     { sessionUpdate: 'tool_call', toolCallId: `grep-${i}`, title: `Search "${word(i)}" in src`, kind: 'search', status: 'pending' },
     { sessionUpdate: 'tool_call_update', toolCallId: `grep-${i}`, status: 'in_progress' },
-    { sessionUpdate: 'tool_call_update', toolCallId: `grep-${i}`, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: grepOutput(i, 30) } }] },
+    {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: `grep-${i}`,
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: grepOutput(i, 30) } }],
+    },
   );
   for (const t of answerChunks(i + 1, 184, `The fix for part ${i} is in. `, endMarker(i))) u.push(chunk('agent_message_chunk', t));
   return u;
