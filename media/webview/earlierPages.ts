@@ -38,8 +38,10 @@ export class EarlierPages {
     this.left = left;
     this.asked = undefined;
     if (left === 0) return this.cancel();
-    if (this.nearTop()) this.ask();
-    else this.schedule();
+    this.schedule();
+    // Once laid out and scrolled (a snapshot is settled after it is applied): a reader at the top
+    // gets the next page at once, turn or no turn.
+    window.requestAnimationFrame(() => this.nearTop() && this.ask());
   }
 
   /** Whether the answer to the request for the page before `before` is still wanted. */
