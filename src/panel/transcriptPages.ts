@@ -7,9 +7,9 @@
 import type { TranscriptEntry } from '../shared/messages';
 
 /** Characters (of JSON) a page carries at most; a single larger entry is a page of its own. */
-export const PAGE_CHARS = 200_000;
+const PAGE_CHARS = 200_000;
 /** Entries a page carries at most: each costs the webview a view and its DOM. */
-export const PAGE_ENTRIES = 60;
+const PAGE_ENTRIES = 60;
 
 /** What one entry costs to post, about: its JSON's length. */
 export function entryChars(entry: TranscriptEntry): number {

@@ -8,7 +8,7 @@
 import { writeFileSync, appendFileSync } from 'node:fs';
 
 /** Updates in one turn: 1 + 20 + 185 + 10 + 184. */
-export const UPDATES_PER_TURN = 400;
+const UPDATES_PER_TURN = 400;
 
 /** The marker the last answer of turn `i` ends with: the bench waits for it in the panel. */
 export const endMarker = (i: number) => `End of turn ${i}.`;
@@ -39,7 +39,7 @@ function fileText(turn: number, lines: number): string {
 const chunk = (kind: string, text: string): Update => ({ sessionUpdate: kind, content: { type: 'text', text } });
 
 /** The updates of turn `i`, in the order the agent sent them. */
-export function turnUpdates(i: number): Update[] {
+function turnUpdates(i: number): Update[] {
   const u: Update[] = [chunk('user_message_chunk', `Question ${i}: how does part ${i} of the parser handle a long line, and can you fix the ${word(i)} case?`)];
   for (let k = 0; k < 20; k++) u.push(chunk('agent_thought_chunk', `Thinking about the ${word(k + i)} in part ${i}, step ${k}: the reader keeps its offset. `));
   for (const t of answerChunks(i, 185, `Answer ${i}: `, 'Let me look at the files.\n')) u.push(chunk('agent_message_chunk', t));
@@ -120,6 +120,8 @@ export function writeSession(file: string, sessionId: string, title: string, cwd
     }
     appendFileSync(file, lines);
   }
+  // The rows name the session by its updates: a turn that lost or gained one would misname it.
+  if (updates !== turns * UPDATES_PER_TURN) throw new Error(`${updates} updates in ${turns} turns, not ${UPDATES_PER_TURN} a turn`);
   return { sessionId, title, turns, updates, chars };
 }
 
