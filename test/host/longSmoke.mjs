@@ -133,13 +133,16 @@ export async function runLongSmoke({ server, extensionDevelopmentPath = repo, ti
       for (;;) {
         await frame.evaluate(() => (document.querySelector('main.scroller').scrollTop = 0));
         const qs = await questions(frame);
-        if (qs[0] === 0 && (await count(frame)) >= entries) break;
-        if (Date.now() > deadline) throw new Error(`at the top after ${timeoutMs / 1000} s: the first question held is ${qs[0]}, ${qs.length} questions`);
+        // The prompts typed ("long", "slow") are the first and the last user entries, without a number.
+        if (qs[0] === -1 && qs[1] === 0 && (await count(frame)) >= entries) break;
+        if (Date.now() > deadline)
+          throw new Error(`at the top after ${timeoutMs / 1000} s: the first questions held are ${qs.slice(0, 2)}, ${qs.length} questions`);
         await page.waitForTimeout(200);
       }
-      const qs = await questions(frame);
-      const wrong = qs.findIndex((q, i) => q !== i && i < TURNS); // the last: 'slow', no number
-      if (qs.length !== TURNS + 1 || (wrong >= 0 && wrong < TURNS))
+      const all = await questions(frame);
+      const qs = all.slice(1, -1);
+      const wrong = qs.findIndex((q, i) => q !== i);
+      if (all.length !== TURNS + 2 || wrong >= 0)
         throw new Error(`${qs.length} questions, question ${wrong} out of place: ${qs.slice(Math.max(0, wrong - 2), wrong + 3)}`);
       const top = await frame.evaluate(() => document.querySelector('main.scroller').scrollTop);
       log(`${qs.length} questions in order; the scroller at ${top} px`);
