@@ -109,17 +109,21 @@ function start(): void {
           seenTexts = '[]';
         }
         applyStatus(message.status);
-        transcript.reset(message.entries);
+        transcript.reset(message.entries, message.earlier);
         // Moved here from the tab or the view: that place's draft, not what this document last held.
         if (message.carried) composer.replaceDraft(message.carried.draft);
         if (message.input) composer.restore(message.input.text, message.input.files);
         if (lost.length > 0) composer.restore(joinGivenBack(lost));
         if (message.folder) saveState({ folder: message.folder });
         autoScroll.settle(message.carried && (message.carried.scroll ?? { top: 0, following: true }));
+        markPainted();
         break;
       }
       case 'status':
         applyStatus(message.status);
+        break;
+      case 'earlier':
+        transcript.prepend(message.before, message.entries, message.earlier);
         break;
       case 'upsert':
         transcript.upsert(message.entry, message.before);
@@ -154,6 +158,14 @@ function start(): void {
       // One bad message must not take the panel down with it (nor the rest of its batch).
       console.error('[reins] failed to handle', message.type, err);
     }
+  }
+
+  /** The first snapshot on screen: the frame after it was applied (the bench's first paint). */
+  let painted = false;
+  function markPainted(): void {
+    if (painted) return;
+    painted = true;
+    requestAnimationFrame(() => setTimeout(() => performance.mark('reins:snapshot-painted'), 0));
   }
 
   window.addEventListener('message', (event: MessageEvent<HostToWebview>) => handleOne(event.data));

@@ -49,7 +49,8 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
       savedFollowing = following;
       const max = scroller.scrollHeight - scroller.clientHeight;
       // `fraction`: the same place in a document of another width (the conversation moved tab ⇄ view).
-      saveState({ scroll: { top: scroller.scrollTop, following, fraction: max > 0 ? scroller.scrollTop / max : 0 } });
+      // `fromEnd`: the same place in a new document, which gets the newest entries first (earlierPages.ts).
+      saveState({ scroll: { top: scroller.scrollTop, following, fraction: max > 0 ? scroller.scrollTop / max : 0, fromEnd: max - scroller.scrollTop } });
     }, 200);
   };
 
@@ -122,7 +123,8 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     earlier = undefined;
     if (!saved || saved.following) return stick();
     setFollowing(false);
-    scroller.scrollTop = carried?.fraction !== undefined ? carried.fraction * (scroller.scrollHeight - scroller.clientHeight) : saved.top;
+    const max = scroller.scrollHeight - scroller.clientHeight;
+    scroller.scrollTop = carried?.fraction !== undefined ? carried.fraction * max : saved.fromEnd !== undefined ? max - saved.fromEnd : saved.top;
     jumpButton.hidden = atBottom();
   };
 

@@ -7,6 +7,7 @@
 // open through the host (VS Code asks before opening an untrusted domain).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
 import { el, srOnly } from './dom';
+import { EarlierPages } from './earlierPages';
 import { FrameFlush } from './frameFlush';
 import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
 import { leadingText, textPieces } from './leadingText';
@@ -22,7 +23,12 @@ const MAX_ANNOUNCED_CHARS = 4000;
 const GROUP_SIZE = 50;
 
 export class TranscriptView {
-  private readonly views = new Map<string, EntryView>();
+  /** One view per entry id, in the transcript's order (announce() reads it so). */
+  private views = new Map<string, EntryView>();
+  /** The transcript's older entries, asked for a page at a time (earlierPages.ts). */
+  private readonly earlier: EarlierPages;
+  /** The first entry this panel holds: the next older page ends before it. */
+  private firstId: string | undefined;
   /** Permission requests shown inside a tool card: request id → that card's view. */
   private readonly nestedIn = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
@@ -66,6 +72,12 @@ export class TranscriptView {
       if (width !== undefined) this.rewarm();
       width = w;
     }).observe(root);
+    this.earlier = new EarlierPages(
+      root.parentElement ?? root,
+      () => this.firstId,
+      (m) => ctx.post(m),
+      () => !this.busy,
+    );
     this.announcer = el('div', 'visually-hidden answer-announcer');
     this.announcer.setAttribute('role', 'status');
     this.announcer.setAttribute('aria-live', 'polite');
@@ -80,8 +92,11 @@ export class TranscriptView {
     return n;
   }
 
-  /** A snapshot: the whole transcript as the host has it now, so what waited for a frame is in it. */
-  reset(entries: TranscriptEntry[]): void {
+  /**
+   * A snapshot: the transcript as the host has it now, so what waited for a frame is in it; its
+   * newest entries, with `earlier` more before them, which come in pages (earlierPages.ts).
+   */
+  reset(entries: TranscriptEntry[], earlier = 0): void {
     this.flushes.cancel();
     this.warmer.clear();
     this.incoming.length = 0;
@@ -94,7 +109,15 @@ export class TranscriptView {
     for (const entry of entries) this.insert(entry, true);
     // A snapshot's answers are whole, except the last one while its turn still runs.
     if (!this.busy) this.completeLast();
+    this.firstId = entries[0]?.id;
+    this.earlier.set(earlier);
     this.onChange();
+  }
+
+  /** The page of entries before `before` (the first held), and how many are still before it. */
+  prepend(before: string, entries: TranscriptEntry[], earlier: number): void {
+    if (!this.earlier.wants(before)) return; // a snapshot came after it was asked for
+    this.later(() => this.applyPrepend(before, entries, earlier));
   }
 
   /** `before`: a new entry goes before that entry (a stopped turn's late update), not at the end. */
@@ -142,6 +165,38 @@ export class TranscriptView {
     }
     const view = this.views.get(entry.id);
     if (view) markLate(view.el, entry);
+  }
+
+  /**
+   * Older entries go above the first group, in groups of their own, where the user is not: the
+   * place the user reads stays where it is on screen (its distance from the end is kept).
+   */
+  private applyPrepend(before: string, entries: TranscriptEntry[], earlier: number): void {
+    if (this.firstId !== before) return;
+    const scroller = this.root.parentElement;
+    const fromEnd = scroller ? scroller.scrollHeight - scroller.scrollTop : 0;
+    const first = this.root.firstElementChild;
+    const newer = [...this.views];
+    this.views = new Map();
+    let group: HTMLElement | undefined;
+    for (const entry of entries) {
+      if (entry.kind === 'permission' && this.nest(entry, true)) continue;
+      const view = createEntryView(entry, this.ctx);
+      markLate(view.el, entry);
+      this.views.set(entry.id, view);
+      if (!group || group.childElementCount >= GROUP_SIZE) {
+        group = el('div', 'entry-group');
+        this.root.insertBefore(group, first);
+        this.warmer.add(group);
+      }
+      group.append(view.el);
+      view.complete?.(); // an older entry is whole
+      if (view.flush) this.markDirty(view);
+    }
+    for (const [id, view] of newer) this.views.set(id, view);
+    this.firstId = entries[0]?.id ?? this.firstId;
+    if (scroller) scroller.scrollTop = scroller.scrollHeight - fromEnd;
+    this.earlier.set(earlier);
   }
 
   private applyAppend(id: string, text: string): void {

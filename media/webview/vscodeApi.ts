@@ -42,7 +42,12 @@ export function loadState(): PersistedState {
     folder: typeof state?.folder === 'string' ? state.folder : undefined,
     scroll:
       scroll && typeof scroll.top === 'number' && typeof scroll.following === 'boolean'
-        ? { top: scroll.top, following: scroll.following, fraction: typeof scroll.fraction === 'number' ? scroll.fraction : undefined }
+        ? {
+            top: scroll.top,
+            following: scroll.following,
+            fraction: typeof scroll.fraction === 'number' ? scroll.fraction : undefined,
+            fromEnd: typeof scroll.fromEnd === 'number' ? scroll.fromEnd : undefined,
+          }
         : undefined,
     history: Array.isArray(state?.history) ? state.history.filter((h): h is string => typeof h === 'string') : undefined,
     seenQueue: seenQueueOf(state?.seenQueue),

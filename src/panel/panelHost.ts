@@ -14,6 +14,7 @@ import { editorSurface, type Surface } from './surface';
 import { handleEditorRequest } from './panelRequests';
 import { answerElicitation } from './elicitationAnswer';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
+import { pageStart, ShownPages } from './transcriptPages';
 import type { PanelConversation } from './panelConversation';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
@@ -25,6 +26,8 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   private ready = false;
   /** Batches and snapshots what is posted (see outbox.ts). */
   private readonly outbox: Outbox;
+  /** Which of the transcript's entries the webview holds: it gets them in pages, newest first (transcriptPages.ts). */
+  private readonly pages = new ShownPages();
   private ticker: NodeJS.Timeout | undefined;
   private readonly _onDidDispose = new vscode.EventEmitter<void>();
   readonly onDidDispose = this._onDidDispose.event;
@@ -158,15 +161,29 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
         const carried = this.carried;
         this.carried = undefined;
         // `folder`: the webview keeps it in its state, so that a reload brings it back to this folder.
+        // The newest page only: the webview asks for the rest (transcriptPages.ts).
+        const transcript = this.conversation.transcript;
+        const from = this.pageBefore(transcript.length);
+        this.pages.shownFrom(from);
         this.post({
           type: 'snapshot',
           status: this.conversation.status(),
-          entries: this.conversation.transcript.entries,
+          entries: transcript.slice(from),
+          earlier: from,
           input,
           folder: this.conversation.key,
           carried,
           host: HOST_ID,
         });
+        return;
+      }
+      case 'earlier': {
+        // The page before the webview's first entry; none before a snapshot reached it (ready above).
+        const end = this.conversation.transcript.indexOf(m.before);
+        if (end <= 0) return;
+        const from = this.pageBefore(end);
+        this.pages.shownFrom(from);
+        this.post({ type: 'earlier', before: m.before, entries: this.conversation.transcript.slice(from, end), earlier: from });
         return;
       }
       case 'uiState':
@@ -229,10 +246,19 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
 
   private onTranscriptOp(op: TranscriptOp): void {
     if (op.type === 'reset') {
+      this.pages.shownFrom(0);
       if (this.ready) this.post({ type: 'snapshot', status: this.conversation.status(), entries: [] });
       return;
     }
+    // An entry the webview does not hold yet: the page that brings it carries it as it is then.
+    if (this.pages.from > 0 && !this.pages.holds(this.conversation.transcript.indexOf(op.type === 'append' ? op.id : op.entry.id))) return;
     this.post(op);
+  }
+
+  /** Where the page that ends before entry `end` starts. */
+  private pageBefore(end: number): number {
+    const transcript = this.conversation.transcript;
+    return pageStart((i) => transcript.slice(i, i + 1)[0]!, end);
   }
 
   private post(message: HostToWebview): void {

@@ -46,6 +46,7 @@ const BUSY_CHOICES: Record<BusyChoice, true> = { queue: true, steer: true, stopA
 
 const CHECKS: Record<WebviewToHost['type'], Check> = {
   ready: () => undefined,
+  earlier: (m) => text(m, 'before', MAX_SHORT),
   stop: () => undefined,
   send: (m) =>
     text(m, 'text', MAX_TEXT) ??
@@ -134,6 +135,7 @@ function scroll(v: unknown): string | undefined {
   if (typeof s.top !== 'number' || !Number.isFinite(s.top)) return 'top is not a finite number';
   if (typeof s.following !== 'boolean') return 'following is not a boolean';
   if (s.fraction !== undefined && (typeof s.fraction !== 'number' || !Number.isFinite(s.fraction))) return 'fraction is not a finite number';
+  if (s.fromEnd !== undefined && (typeof s.fromEnd !== 'number' || !Number.isFinite(s.fromEnd))) return 'fromEnd is not a finite number';
   return undefined;
 }
 

@@ -55,6 +55,21 @@ export class Transcript {
     return this.list.map((e) => ({ ...e }));
   }
 
+  /** How many entries there are, without copying them. */
+  get length(): number {
+    return this.list.length;
+  }
+
+  /** Entries `from` (inclusive) to `to` (exclusive), copied as `entries` copies them: a page of a long transcript. */
+  slice(from: number, to?: number): TranscriptEntry[] {
+    return this.list.slice(from, to).map((e) => ({ ...e }));
+  }
+
+  /** Where the entry with this id is, -1 for none. */
+  indexOf(id: string): number {
+    return this.at.get(id) ?? -1;
+  }
+
   clear(): void {
     this.list.length = 0;
     this.byId.clear();

@@ -259,7 +259,19 @@ export interface GivenBack {
 export type HostToWebview =
   /** `folder`: the workspace folder the panel shows (the webview keeps it for a window reload). */
   /** `host`: this extension host's id: a queue the webview saw under another one was lost to a reload (its text goes back to the box). */
-  | { type: 'snapshot'; status: PanelStatus; entries: TranscriptEntry[]; input?: GivenBack; folder?: string; carried?: CarriedState; host?: string }
+  /** `earlier`: entries before these that the webview asks for in pages (`earlier`), newest first (src/panel/transcriptPages.ts). */
+  | {
+      type: 'snapshot';
+      status: PanelStatus;
+      entries: TranscriptEntry[];
+      earlier?: number;
+      input?: GivenBack;
+      folder?: string;
+      carried?: CarriedState;
+      host?: string;
+    }
+  /** The page of entries just before `before` (the webview's first); `earlier`: how many are still before these. */
+  | { type: 'earlier'; before: string; entries: TranscriptEntry[]; earlier: number }
   | { type: 'status'; status: PanelStatus }
   /** Add an entry, or replace the entry with the same id (tool updates, permission resolved).
    *  `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
@@ -282,6 +294,8 @@ export type HostToWebview =
 
 export type WebviewToHost =
   | { type: 'ready' }
+  /** The page before `before` (the first entry the webview holds): answered by `earlier`. */
+  | { type: 'earlier'; before: string }
   /** `files`: URIs the user attached with `@` (FileMatch.uri). `whenBusy`: what to do if a turn runs (default: reins.whenBusy). */
   | { type: 'send'; text: string; files?: string[]; whenBusy?: BusyChoice }
   /** New text for a queued prompt. */
@@ -311,8 +325,12 @@ export type WebviewToHost =
  */
 export interface CarriedState {
   draft: string;
-  /** `fraction`: top / scrollable height, the same place in a document of another width. */
-  scroll?: { top: number; following: boolean; fraction?: number };
+  /**
+   * `fraction`: top / scrollable height, the same place in a document of another width.
+   * `fromEnd`: px from the end, the same place in a document that holds fewer older entries (a
+   * new document gets the newest page first: transcriptPages.ts).
+   */
+  scroll?: { top: number; following: boolean; fraction?: number; fromEnd?: number };
 }
 
 /**

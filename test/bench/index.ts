@@ -4,6 +4,7 @@
 //   node out/test/bench/index.js            all benchmarks (re-runs itself with --expose-gc)
 //   node out/test/bench/index.js --quick    smaller sizes, for trying the harness out
 //   node out/test/bench/index.js --only framing,busy   some groups only (names: see `benches`)
+//   REINS_BENCH_LONG_TURNS=60 node out/test/bench/index.js --only long   the long session, shorter
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
@@ -13,6 +14,7 @@ import { benchBusy } from './busy';
 import { benchCheckpoint } from './checkpoint';
 import { benchActivation, benchHost } from './host';
 import { benchLifeline } from './lifeline';
+import { benchLongReplay } from './longReplay';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
 import { benchTranscript } from './micro';
 import { benchMarkdownStream } from './markdownStream';
@@ -78,6 +80,8 @@ async function main(): Promise<number> {
     ['webview:scroll', () => benchWebviewScroll(quick ? 300 : 3_000, 7)],
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
     ['checkpoint', () => benchCheckpoint(quick ? 500 : 5_000, quick ? 3 : 7)],
+    // REINS_BENCH_LONG_TURNS: fewer turns for a quick look (the issue's session is 500).
+    ['long', () => benchLongReplay(Number(process.env.REINS_BENCH_LONG_TURNS) || (quick ? 50 : 500))],
   ];
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? new Set(args[onlyAt + 1]?.split(',')) : undefined;

@@ -20,6 +20,7 @@ import { runAnswersSmoke } from './answersSmoke.mjs';
 import { runElicitationSmoke } from './elicitationSmoke.mjs';
 import { runFirstTenMinutesSmoke } from './firstTenMinutesSmoke.mjs';
 import { runHostileSmoke } from './hostileSmoke.mjs';
+import { runLongSmoke } from './longSmoke.mjs';
 import { runLookSmoke } from './lookSmoke.mjs';
 import { runReloadSmoke } from './reloadSmoke.mjs';
 import { runScrollSmoke } from './scrollSmoke.mjs';
@@ -219,6 +220,8 @@ async function main() {
         results.push(await smoke('hostile', () => runHostileSmoke(shared)));
         // A long transcript (entries out of sight not rendered): the panel follows its end, keeps the reader's place.
         results.push(await smoke('scroll', () => runScrollSmoke(shared)));
+        // A transcript longer than a page: opened at the end on its newest page, scrolled to its first question.
+        results.push(await smoke('long', () => runLongSmoke(shared)));
         // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
         results.push(await smoke('view', () => runViewSmoke({ extensionDevelopmentPath })));
         // The first ten minutes of a new user, walked end to end in the Reins view (REINS_SMOKES=first).

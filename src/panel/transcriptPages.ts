@@ -1,0 +1,56 @@
+// A long transcript goes to the webview in pages, newest first. A snapshot carries the newest
+// entries that fit PAGE_CHARS; the webview asks for the page before its first entry while it is
+// idle (and at once when scrolled near the top), until it holds everything, so that Find still
+// reaches every entry. Posting a four-hour session whole (50 MB) cost the extension host a deep
+// copy and a structured clone of all of it, and the webview a render of every entry before the
+// first paint; a page costs what a short conversation does. Pure: no `vscode`.
+import type { TranscriptEntry } from '../shared/messages';
+
+/** Characters (of JSON) a page carries at most; a single larger entry is a page of its own. */
+const PAGE_CHARS = 200_000;
+/** Entries a page carries at most: each costs the webview a view and its DOM. */
+const PAGE_ENTRIES = 60;
+
+/** What one entry costs to post, about: its JSON's length. */
+export function entryChars(entry: TranscriptEntry): number {
+  return JSON.stringify(entry).length;
+}
+
+/**
+ * Where the page that ends before `end` starts: as many entries before `end` as fit the bounds,
+ * at least one (so that paging always moves). `at(i)` gives entry i (the transcript's own, not
+ * copied: only the page's entries are looked at).
+ */
+export function pageStart(at: (i: number) => TranscriptEntry, end: number, maxChars = PAGE_CHARS, maxEntries = PAGE_ENTRIES): number {
+  let start = end;
+  let chars = 0;
+  while (start > 0 && end - start < maxEntries) {
+    const size = entryChars(at(start - 1));
+    if (start < end && chars + size > maxChars) break;
+    chars += size;
+    start--;
+  }
+  return start;
+}
+
+/**
+ * Which entries a webview holds: those from `from` to the end. An update to an entry before
+ * `from` is not posted (the page that brings that entry carries its state as it is then).
+ */
+export class ShownPages {
+  private fromIndex = 0;
+
+  get from(): number {
+    return this.fromIndex;
+  }
+
+  /** A snapshot or a page went out: the webview holds everything from `index` on. */
+  shownFrom(index: number): void {
+    this.fromIndex = index;
+  }
+
+  /** Whether the webview holds the entry at `index` (-1: a new entry, which goes at the end). */
+  holds(index: number): boolean {
+    return index < 0 || index >= this.fromIndex;
+  }
+}
