@@ -14,6 +14,7 @@ import { benchCheckpoint } from './checkpoint';
 import { benchActivation, benchHost } from './host';
 import { benchLifeline } from './lifeline';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
+import { benchPipe, pipeChild } from './framingPipe';
 import { benchTranscript } from './micro';
 import { benchMarkdownStream } from './markdownStream';
 import { benchWebview } from './webview';
@@ -27,6 +28,10 @@ async function main(): Promise<number> {
   const childAt = args.indexOf('--child');
   if (childAt >= 0 && args[childAt + 1] === 'memory') {
     await memoryChild();
+    return 0;
+  }
+  if (childAt >= 0 && args[childAt + 1] === 'pipe') {
+    await pipeChild(nth(args, childAt + 2, 'the framer (pipe <framer>)'));
     return 0;
   }
   if (childAt >= 0 && args[childAt + 1] === 'peak') {
@@ -66,6 +71,8 @@ async function main(): Promise<number> {
     ['framing:reader', () => benchReaders(50_000 * scale, quick ? 5 : 11)],
     ['framing:writer', () => benchWriters(50_000 * scale, quick ? 5 : 11)],
     ['framing:peak', () => benchPeak([...process.execArgv, __filename], quick ? 2 : 16, 3)],
+    ['framing:pipe', () => benchPipe(__filename, quick ? 2 : 16, quick ? 1 : 3, false)],
+    ['framing:pipe', () => benchPipe(__filename, quick ? 2 : 16, quick ? 1 : 3, true)],
     ['transcript', () => benchTranscript(200_000 * scale, 100_000 * scale)],
     ['end to end', () => benchEndToEnd(quick ? 5_000 : 50_000)],
     ['stop latency', () => benchStop(quick ? 5 : 20)],
