@@ -103,6 +103,7 @@ export class FolderConversation implements vscode.Disposable {
       admission,
       admissionPath: this.admissionPath,
       transcript: this.transcript,
+      outputFiles: this.outputFiles,
       checkoutAdmission: this.checkoutAdmission,
       keeper: this.keeper,
       undo: this.undo,

@@ -12,6 +12,8 @@ export interface OutputLog {
   replace(id: string, text: string): void;
   /** The card's output goes on with `text`. */
   append(id: string, text: string): void;
+  /** Card `id` shows terminal `terminalId`: the terminal's whole output is part of the card's. */
+  linkTerminal?(id: string, terminalId: string): void;
 }
 
 /** What a card shows of its output after an update. */
@@ -46,6 +48,11 @@ export class ToolOutputs {
     if (delta === undefined) this.log?.replace(id, text);
     else if (delta) this.log?.append(id, delta);
     return { tail: outputTail(text), total: text.length, ...(delta !== undefined && { delta }) };
+  }
+
+  /** Card `id` shows terminal `terminalId` (terminalCards.ts). */
+  terminalShown(id: string, terminalId: string): void {
+    this.log?.linkTerminal?.(id, terminalId);
   }
 
   clear(): void {

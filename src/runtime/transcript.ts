@@ -140,6 +140,11 @@ export class Transcript {
     return id;
   }
 
+  /** Card `id` shows terminal `terminalId`: Open Full Output on the card opens that terminal's whole output too. */
+  terminalShown(id: string, terminalId: string): void {
+    this.outputs.terminalShown(id, terminalId);
+  }
+
   /** A new agent process feeds this transcript: what it names is told apart from what earlier ones named. */
   nextGeneration(): number {
     return ++this.generations;

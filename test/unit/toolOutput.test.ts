@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { Outbox } from '../../src/panel/outbox';
+import { TerminalCards } from '../../src/runtime/terminalCards';
 import { OutputFiles } from '../../src/runtime/outputLog';
 import type { OutputLog } from '../../src/runtime/toolOutputs';
 import { Transcript, type TranscriptOp } from '../../src/runtime/transcript';
@@ -139,5 +140,30 @@ describe('tool output: the tail in the card', () => {
     assert.deepEqual(files.filesOf('unknown'), []);
     files.dispose();
     assert.equal(existsSync(card!), false);
+  });
+
+  it("a card that embeds a terminal names it to the log: the card's Open Full Output opens the terminal's whole output", () => {
+    const files = new OutputFiles();
+    const t = new Transcript(Date.now, files);
+    const cards = new TerminalCards({
+      cardId: (sessionId, toolCallId) => t.cardId(sessionId, toolCallId),
+      get: (id) => t.get(id),
+      upsert: (entry, keep) => t.upsert(entry, keep),
+      terminalShown: (id, terminalId) => t.terminalShown(id, terminalId),
+    });
+    files.terminal('term-9', 'everything it printed\n');
+    const call = u({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'run',
+      title: 'Run',
+      status: 'in_progress',
+      content: [{ type: 'terminal', terminalId: 'term-9' }],
+    });
+    t.apply(call);
+    cards.noteUpdate(call);
+    // Sabotage (noteUpdate not calling terminalShown), this printed:
+    //   AssertionError: the card's files has no element 0 (length 0)
+    assert.equal(readFileSync(nth(files.filesOf('run'), 0, "the card's files"), 'utf8'), 'everything it printed\n');
+    files.dispose();
   });
 });

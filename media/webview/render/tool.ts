@@ -52,6 +52,7 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
     }
     if (tool.locations?.length) card.append(locationLinks(tool, ctx));
     tool.diffs?.forEach((diff, i) => card.append(diffBlock(diff, tool.id, i, ctx)));
+    if (tool.terminal?.truncated) card.append(cutLine(undefined, tool.id, ctx));
     if (tool.terminal) card.append(...terminalBlock(tool.terminal, scroll));
     // Moving the permission's buttons drops their focus: give it back to the same button.
     const focused = permission?.block.el.contains(document.activeElement) ? (document.activeElement as HTMLElement) : undefined;
@@ -99,9 +100,9 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
   };
 }
 
-/** "… 554.3 KB before this" and Open Full Output: the card holds only the output's end. */
-function cutLine(left: number, id: string, ctx: RenderContext): HTMLElement {
-  const line = el('div', 'tool-output-cut', `… ${sizeLabel(left)} before this `);
+/** "… 554.3 KB before this" (a terminal: "… earlier output") and Open Full Output: the card holds only the output's end. */
+function cutLine(left: number | undefined, id: string, ctx: RenderContext): HTMLElement {
+  const line = el('div', 'tool-output-cut', left === undefined ? '… earlier output ' : `… ${sizeLabel(left)} before this `);
   line.append(button('link tool-full-output', 'Open Full Output', () => ctx.post({ type: 'openFullOutput', toolCallId: id })));
   return line;
 }
