@@ -16,6 +16,7 @@ import { benchLifeline } from './lifeline';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
 import { benchPipe, pipeChild } from './framingPipe';
 import { benchTranscript } from './micro';
+import { benchToolOutput } from './toolOutput';
 import { benchMarkdownStream } from './markdownStream';
 import { benchWebview } from './webview';
 import { benchWebviewScroll } from './webviewScroll';
@@ -74,6 +75,7 @@ async function main(): Promise<number> {
     ['framing:pipe', () => benchPipe(__filename, quick ? 2 : 16, quick ? 1 : 3, false)],
     ['framing:pipe', () => benchPipe(__filename, quick ? 2 : 16, quick ? 1 : 3, true)],
     ['transcript', () => benchTranscript(200_000 * scale, 100_000 * scale)],
+    ['tool output', () => benchToolOutput(200, 200_000, quick ? 3 : 7)],
     ['end to end', () => benchEndToEnd(quick ? 5_000 : 50_000)],
     ['stop latency', () => benchStop(quick ? 5 : 20)],
     ['memory', () => benchMemory([...process.execArgv, __filename], quick ? 2 : 5)],
