@@ -131,6 +131,9 @@ function start(): void {
       case 'append':
         transcript.append(message.id, message.text);
         break;
+      case 'output':
+        transcript.output(message.id, message.text, message.total);
+        break;
       case 'restoreInput':
         composer.restore(message.text, message.files);
         composer.focus();

@@ -129,6 +129,11 @@ export class TranscriptView {
     this.later(() => this.applyAppend(id, text));
   }
 
+  /** A tool card's output went on (only what is new: the card keeps its tail). */
+  output(id: string, text: string, total: number): void {
+    this.later(() => this.applyOutput(id, text, total));
+  }
+
   /** The turn's phase from each status: when a turn ends, its answer is complete and announced. */
   setTurn(phase: TurnPhase): void {
     const busy = phase === 'sending' || phase === 'running' || phase === 'stopping';
@@ -211,6 +216,14 @@ export class TranscriptView {
       return;
     }
     view.append(text);
+    this.unfitChanged(view);
+    this.markDirty(view);
+  }
+
+  private applyOutput(id: string, text: string, total: number): void {
+    const view = this.views.get(id);
+    if (!view?.appendOutput) return void console.warn('[reins] output for an entry that is not a tool card ignored', id);
+    view.appendOutput(text, total);
     this.unfitChanged(view);
     this.markDirty(view);
   }

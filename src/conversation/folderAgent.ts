@@ -23,6 +23,7 @@ import { launchFor, reportNotInstalled } from '../agents/prepare';
 import { isAuthRequired } from '../auth/methods';
 import type { SignIn } from '../auth/signIn';
 import type { Transcript } from '../runtime/transcript';
+import type { OutputFiles } from '../runtime/outputLog';
 import { feedTranscript } from '../runtime/transcriptFeed';
 import type { SessionKeeper } from '../persistence/sessionKeeper';
 import { DisposableStore } from '../util/disposable';
@@ -35,6 +36,8 @@ export interface FolderAgentHost {
   readonly extension: vscode.ExtensionContext;
   readonly log: vscode.LogOutputChannel;
   readonly transcript: Transcript;
+  /** Tool outputs whole, on disk: the terminals' too. */
+  readonly outputFiles: OutputFiles;
   readonly admission: FolderAdmission<AgentRuntime>;
   /** The gate compares folders by path (nested folders share one checkout). */
   readonly admissionPath: string;
@@ -120,6 +123,7 @@ export class FolderAgent implements vscode.Disposable {
       reopen: this.host.keeper.reopenFor(agent.name),
       // A queued prompt gets the checkpoint a typed one gets in FolderConversation.send.
       beforeQueuedTurn: () => this.host.undo.beforePrompt(),
+      terminalLog: (terminalId, data) => this.host.outputFiles.terminal(terminalId, data),
     });
     this.runtimeValue = rt;
     this.wire(rt);

@@ -21,6 +21,7 @@ import type { PreparedLaunch } from '../agents/launch';
 import { AUTH_REQUIRED } from '../auth/methods';
 import { SignIn } from '../auth/signIn';
 import { Transcript } from '../runtime/transcript';
+import { OutputFiles } from '../runtime/outputLog';
 import { SessionKeeper } from '../persistence/sessionKeeper';
 import { turnActive, type StopCause, type TurnResult } from '../runtime/turnMachine';
 import { promptWhileBusy } from '../admission/busyPrompt';
@@ -46,7 +47,9 @@ export interface ConversationSight {
 }
 
 export class FolderConversation implements vscode.Disposable {
-  readonly transcript = new Transcript();
+  /** Each tool card's whole output, on disk (Open Full Output); the cards keep its end. */
+  readonly outputFiles = new OutputFiles((error) => this.log.warn(`Tool output is no longer written to disk: ${error.message}`));
+  readonly transcript = new Transcript(Date.now, this.outputFiles);
   /** Which agent, its runtime started and wired to the editor, dropped (folderAgent.ts). */
   private readonly agent: FolderAgent;
   /** The prompt on its way to the agent, with its files: what goes back if it does not arrive. */
@@ -113,6 +116,7 @@ export class FolderConversation implements vscode.Disposable {
       admission,
       admissionPath: this.admissionPath,
       transcript: this.transcript,
+      outputFiles: this.outputFiles,
       checkoutAdmission: this.checkoutAdmission,
       keeper: this.keeper,
       undo: this.undo,
@@ -371,7 +375,12 @@ export class FolderConversation implements vscode.Disposable {
     await this.runtime?.shutdown(cause, budgetMs);
   }
 
+  fullOutputFiles(id: string): string[] {
+    return this.outputFiles.filesOf(id);
+  }
+
   dispose(): void {
+    this.outputFiles.dispose();
     this.line?.dispose();
     this.agent.dispose();
     this._onDidChange.dispose();

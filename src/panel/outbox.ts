@@ -12,6 +12,7 @@
 // (an agent entry grown by later chunks) and then the chunks again as appends: "Allow (pretend
 // edit)w (pretend edit)".
 import type { HostToWebview } from '../shared/messages';
+import { appendTail } from '../shared/toolOutput';
 
 /**
  * Streamed text is gathered this long before it is posted: one message per three frames at
@@ -77,12 +78,17 @@ export class Outbox {
     const last = this.queue[this.queue.length - 1];
     if (message.type === 'append' && last?.type === 'append' && last.id === message.id) {
       last.text += message.text; // `last` is our own copy (below)
+    } else if (message.type === 'output' && last?.type === 'output' && last.id === message.id) {
+      // The card shows the output's end: what two updates add together is bounded the same way.
+      last.text = appendTail(last.text, message.text);
+      last.total = message.total;
     } else if (message.type === 'status' && last?.type === 'status') {
       this.queue[this.queue.length - 1] = snapshot(message); // only the newest status matters
     } else {
       this.queue.push(snapshot(message));
     }
-    if (message.type === 'append' || (FLOODS.has(message.type) && this.now() - this.lastFlush < BATCH_MS)) this.cancelLater ??= this.later(() => this.flush());
+    if (message.type === 'append' || message.type === 'output' || (FLOODS.has(message.type) && this.now() - this.lastFlush < BATCH_MS))
+      this.cancelLater ??= this.later(() => this.flush());
     else this.cancelSoon ??= this.soon(() => this.flush());
   }
 

@@ -27,6 +27,8 @@ export interface PanelConversation {
   send(text: string, whenBusy: WhenBusy, files?: string[]): Promise<SendResult>;
   stop(cause: StopCause): Promise<StopResult>;
   returnInput(text: string, why: string): void;
+  /** The files that hold tool card `id`'s whole output (Open Full Output); none once it is not kept. */
+  fullOutputFiles(id: string): string[];
   /** Tell the user: in this conversation while it is in sight, else a notification too (conversation/answers.ts). */
   say(level: NoticeLevel, text: string, actions?: NoticeAction[]): string | undefined;
 }

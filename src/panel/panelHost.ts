@@ -214,6 +214,7 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
         this.runAction(m.action, m.arg);
         return;
       case 'openDiff':
+      case 'openFullOutput':
       case 'openLocation':
       case 'searchFiles':
         handleEditorRequest(m, this.conversation, (reply) => this.post(reply), this.conversation.log);

@@ -5,9 +5,10 @@ import * as vscode from 'vscode';
 import type { PanelConversation } from './panelConversation';
 import type { HostToWebview, WebviewToHost } from '../shared/messages';
 import { openLocation, openToolDiff } from '../editor/editorLinks';
+import { openFullOutput } from '../editor/fullOutput';
 import { FileSearch } from '../editor/fileSearch';
 
-export type EditorRequest = Extract<WebviewToHost, { type: 'openDiff' | 'openLocation' | 'searchFiles' }>;
+export type EditorRequest = Extract<WebviewToHost, { type: 'openDiff' | 'openFullOutput' | 'openLocation' | 'searchFiles' }>;
 
 const searches = new WeakMap<PanelConversation, FileSearch>();
 
@@ -28,6 +29,15 @@ export function handleEditorRequest(
       });
       return;
     }
+    case 'openFullOutput':
+      openFullOutput(conversation.fullOutputFiles(m.toolCallId)).then(
+        (opened) => opened || conversation.say('warning', 'The full output of this tool call is no longer kept (a new session, or a window reload).'),
+        (err: unknown) => {
+          log.error(`Open Full Output ${m.toolCallId}: ${String(err)}`);
+          conversation.say('error', `Could not open the full output: ${err instanceof Error ? err.message : String(err)}`);
+        },
+      );
+      return;
     case 'openLocation':
       if (!m.path) return;
       openLocation({ path: m.path, line: m.line }, conversation.folder).catch((err: unknown) => {

@@ -64,6 +64,7 @@ const CHECKS: Record<WebviewToHost['type'], Check> = {
     (m.arg === undefined ? undefined : text(m, 'arg', MAX_SHORT)),
   uiState: (m) => text(m, 'draft', MAX_TEXT) ?? optional(m, 'scroll', scroll),
   openDiff: (m) => text(m, 'toolCallId', MAX_SHORT) ?? integer(m, 'index', 0),
+  openFullOutput: (m) => text(m, 'toolCallId', MAX_SHORT),
   openLocation: (m) => text(m, 'path', MAX_SHORT) ?? optional(m, 'line', (v) => (isInteger(v, 1) ? undefined : 'not an integer ≥ 1')),
   searchFiles: (m) => integer(m, 'requestId', 0) ?? text(m, 'query', MAX_SHORT),
   // The address itself is checked where it is opened (checkLink in panelHost.ts).

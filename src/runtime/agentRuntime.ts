@@ -98,6 +98,7 @@ export class AgentRuntime {
         turn: () => this.controller.turn,
         // Terminals are not in the agent's tree: its watchdog ends them too if this host dies.
         guard: (pid, start) => this.proc?.guardTerminal(pid, start),
+        onOutputData: options.terminalLog,
       }),
     );
     this.controller.onDidChange(() => this._onDidChangeState.fire());

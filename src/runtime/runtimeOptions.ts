@@ -74,4 +74,6 @@ export interface RuntimeOptions {
   listProcesses?: () => Promise<ProcessInfo[]>;
   /** Before a queued prompt goes out: what a typed one gets first (the folder's undo checkpoint). */
   beforeQueuedTurn?: () => Promise<void>;
+  /** Every byte an agent's terminal prints (the log behind Open Full Output). */
+  terminalLog?: (terminalId: string, data: Buffer) => void;
 }

@@ -17,6 +17,8 @@ export interface CardSink {
   cardId(sessionId: string, toolCallId: string): string | undefined;
   get(id: string): TranscriptEntry | undefined;
   upsert(entry: TranscriptEntry, keepStreaming?: boolean): void;
+  /** Card `id` shows terminal `terminalId` (its whole output is the card's: Open Full Output). */
+  terminalShown?(id: string, terminalId: string): void;
 }
 
 /** What this needs of the runtime. */
@@ -46,6 +48,7 @@ export class TerminalCards {
       if (c.type !== 'terminal' || typeof c.terminalId !== 'string') continue;
       add(this.toolsOf, c.terminalId, card);
       add(this.terminalsOf, card, c.terminalId);
+      this.sink.terminalShown?.(card, c.terminalId);
     }
     // The transcript has just rebuilt the card (a tool_call replaces it whole): show the output again.
     if (this.terminalsOf.has(card)) this.refresh(card);

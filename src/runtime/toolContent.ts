@@ -11,6 +11,9 @@ export const MAX_DIFF_TEXT = 256 * 1024;
 const MAX_LOCATIONS = 50;
 
 export interface ToolCardContent {
+  /** The tool's text output, whole (the transcript keeps its tail in the card: toolOutputs.ts). */
+  output?: string;
+  /** What the tool was asked, while it has no output: its raw input, short. */
   detail?: string;
   diffs?: ToolDiffView[];
   locations?: ToolLocationView[];
@@ -36,15 +39,16 @@ export function toolCardContent(
     // Terminals: their live output is the card's `terminal` (terminalCards.ts).
   }
   let detail: string | undefined;
-  if (parts.length > 0) detail = parts.join('\n').slice(0, 4000);
+  const output = parts.length > 0 ? parts.join('\n') : undefined;
   // What the tool was asked to do (the command, the pattern), while it has no output of its own.
-  else if (diffs.length === 0 && rawInput && typeof rawInput === 'object' && Object.keys(rawInput).length > 0) {
+  if (output === undefined && diffs.length === 0 && rawInput && typeof rawInput === 'object' && Object.keys(rawInput).length > 0) {
     detail = JSON.stringify(rawInput, null, 1).slice(0, 1000);
   }
   const listed = locations
     ? locations.slice(0, MAX_LOCATIONS).map((l) => ({ path: l.path, ...(typeof l.line === 'number' && l.line > 0 && { line: l.line }) }))
     : undefined;
   return {
+    output,
     detail,
     diffs: diffs.length > 0 ? diffs : undefined,
     locations: changed.length > 0 ? [...(listed ?? []), ...changed].slice(0, MAX_LOCATIONS) : listed,

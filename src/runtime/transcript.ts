@@ -10,12 +10,18 @@ import type { SessionNotification, SessionUpdate, ToolCall, ToolCallUpdate } fro
 import type { Placement } from './lateUpdates';
 import type { PendingPermission } from './permissions';
 import { planItems, stopUnfinished } from './planItems';
-import { contentText, toolCardContent } from './toolContent';
+import { contentText, toolCardContent, type ToolCardContent } from './toolContent';
+import { ToolOutputs, type OutputLog } from './toolOutputs';
 import type { FileMark, FileWriteView, TranscriptEntry, ToolStatus } from '../shared/messages';
 import { Emitter } from '../util/emitter';
 
 /** `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
-export type TranscriptOp = { type: 'upsert'; entry: TranscriptEntry; before?: string } | { type: 'append'; id: string; text: string } | { type: 'reset' };
+export type TranscriptOp =
+  | { type: 'upsert'; entry: TranscriptEntry; before?: string }
+  | { type: 'append'; id: string; text: string }
+  /** A tool card's text output went on by `text` (only what is new): toolOutputs.ts. */
+  | { type: 'output'; id: string; text: string; total: number }
+  | { type: 'reset' };
 
 export class Transcript {
   private readonly list: TranscriptEntry[] = [];
@@ -45,8 +51,16 @@ export class Transcript {
   private readonly cards = new Map<string, string>();
   private generations = 0;
 
-  /** `now`: the clock thoughts are timed by. */
-  constructor(private readonly now: () => number = Date.now) {}
+  /** Each card's output: its tail in the card, what an update adds as a delta, the whole in the log. */
+  private readonly outputs: ToolOutputs;
+
+  /** `now`: the clock thoughts are timed by; `log`: where each card's whole output goes (Open Full Output). */
+  constructor(
+    private readonly now: () => number = Date.now,
+    log?: OutputLog,
+  ) {
+    this.outputs = new ToolOutputs(log);
+  }
 
   private readonly _onOp = new Emitter<TranscriptOp>();
   readonly onOp = this._onOp.event;
@@ -80,6 +94,7 @@ export class Transcript {
     this.thinking = undefined;
     this.lateStream = undefined;
     this.cards.clear();
+    this.outputs.clear();
     this._onOp.fire({ type: 'reset' });
   }
 
@@ -138,6 +153,11 @@ export class Transcript {
     const id = this.nextId('n');
     this.upsert({ kind: 'notice', id, level, text, actions });
     return id;
+  }
+
+  /** Card `id` shows terminal `terminalId`: Open Full Output on the card opens that terminal's whole output too. */
+  terminalShown(id: string, terminalId: string): void {
+    this.outputs.terminalShown(id, terminalId);
   }
 
   /** A new agent process feeds this transcript: what it names is told apart from what earlier ones named. */
@@ -353,7 +373,29 @@ export class Transcript {
   }
 
   private toolUpdate(u: Omit<ToolCallUpdate, 'toolCallId'> & { toolCallId: string }, keepStreaming = false): void {
-    this.upsert(this.toolUpdateEntry(u), keepStreaming);
+    const before = this.byId.get(u.toolCallId);
+    const next = this.toolUpdateEntry(u);
+    // Only the output went on (an agent resending it whole, or streaming it): the delta goes to
+    // the panel, not the card again. Output of a card must not cut streamed text in two.
+    const delta = this.lastOutput?.id === next.id ? this.lastOutput.delta : undefined;
+    if (delta !== undefined && before?.kind === 'tool' && sameButOutput(before, next)) {
+      this.store(next);
+      if (delta) this._onOp.fire({ type: 'output', id: next.id, text: delta, total: next.outputChars ?? next.detail?.length ?? 0 });
+      return;
+    }
+    this.upsert(next, keepStreaming);
+  }
+
+  /** The output the last card built took in (toolOutputs.ts): its delta, if it went on from before. */
+  private lastOutput: { id: string; delta?: string } | undefined;
+
+  /** The card's detail: its output's tail (with the whole's length when that is more), else what it was asked. */
+  private detailOf(id: string, card: ToolCardContent, before: ToolEntry | undefined): Pick<ToolEntry, 'detail' | 'outputChars'> {
+    this.lastOutput = undefined;
+    if (card.output === undefined) return { detail: card.detail ?? before?.detail, outputChars: card.detail === undefined ? before?.outputChars : undefined };
+    const taken = this.outputs.take(id, card.output);
+    this.lastOutput = { id, delta: taken.delta };
+    return { detail: taken.tail, outputChars: taken.total > taken.tail.length ? taken.total : undefined };
   }
 
   /** A `tool_call`: the card it announces (what an earlier announcement showed is kept where it says nothing). */
@@ -367,7 +409,7 @@ export class Transcript {
       title: u.title || (before?.title ?? 'Tool call'),
       toolKind: u.kind ?? undefined,
       status: u.status ?? 'pending',
-      detail: card.detail ?? before?.detail,
+      ...this.detailOf(u.toolCallId, card, before),
       diffs: card.diffs ?? before?.diffs,
       locations: card.locations ?? before?.locations,
     });
@@ -383,7 +425,7 @@ export class Transcript {
       title: u.title ?? base.title,
       toolKind: u.kind ?? base.toolKind,
       status: u.status ?? base.status,
-      detail: card.detail ?? base.detail,
+      ...this.detailOf(u.toolCallId, card, previous?.kind === 'tool' ? previous : undefined),
       diffs: card.diffs ?? base.diffs,
       locations: card.locations ?? base.locations,
     });
@@ -439,6 +481,13 @@ function unshowable(p: PendingPermission, taken: TranscriptEntry | undefined): s
 }
 
 type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
+
+/** The two cards differ in their output only (what `output` ops carry). */
+function sameButOutput(a: ToolEntry, b: ToolEntry): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof ToolEntry)[]);
+  for (const key of keys) if (key !== 'detail' && key !== 'outputChars' && a[key] !== b[key]) return false;
+  return true;
+}
 
 function union(a: FileMark[], b: FileMark[]): FileMark[] {
   return [...a, ...b.filter((m) => !a.includes(m))];

@@ -34,6 +34,7 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
       cardId: (sessionId, toolCallId) => transcript.cardId(sessionId, toolCallId, generation),
       get: (id) => transcript.get(id),
       upsert: (entry, keepStreaming) => transcript.upsert(entry, keepStreaming),
+      terminalShown: (id, terminalId) => transcript.terminalShown(id, terminalId),
     }),
   );
   d.add(rt.turns.onTurnStarted(({ turnId, text }) => late.turnStarted(turnId, transcript.user(text))));

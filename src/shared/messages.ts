@@ -219,8 +219,10 @@ export type TranscriptEntry =
       title: string;
       toolKind?: string; // read, edit, execute, …
       status: ToolStatus;
-      /** Short text content of the tool (output, diff summary, locations). */
+      /** The tool's text output, its last OUTPUT_TAIL_CHARS (shared/toolOutput.ts); else what it was asked. */
       detail?: string;
+      /** The whole output's length when `detail` is only its end: the card offers Open Full Output. */
+      outputChars?: number;
       /** Live output of the terminals embedded in the tool call (`content` of type terminal): their last 32 KB. */
       terminal?: TerminalOutputView;
       /** The edits it proposes or made: shown as a line diff, with Open Diff. */
@@ -278,6 +280,8 @@ export type HostToWebview =
   | { type: 'upsert'; entry: TranscriptEntry; before?: string }
   /** Append streamed text to an agent or thought entry (created empty by an upsert first). */
   | { type: 'append'; id: string; text: string }
+  /** A tool card's text output went on by `text`; `total`: the whole output's length (the card keeps its tail). */
+  | { type: 'output'; id: string; text: string; total: number }
   /** Put text back into the input box: a prompt that did not reach a running turn, with its files. */
   | ({ type: 'restoreInput' } & GivenBack)
   /** Move focus to the input box. */
@@ -312,6 +316,8 @@ export type WebviewToHost =
   | { type: 'uiState'; draft: string; scroll?: CarriedState['scroll'] }
   /** Open Diff on a tool card: the card's `diffs[index]` in VS Code's diff editor. */
   | { type: 'openDiff'; toolCallId: string; index: number }
+  /** Open Full Output on a tool card: its whole output (text and terminals) in editors. */
+  | { type: 'openFullOutput'; toolCallId: string }
   /** A tool location (or a diff's file) clicked: the file in an editor, at the line. */
   | { type: 'openLocation'; path: string; line?: number }
   /** The composer's `@`: workspace files matching `query` (answered by `fileMatches`). */

@@ -16,7 +16,9 @@ import { benchActivation, benchHost } from './host';
 import { benchLifeline } from './lifeline';
 import { benchLongReplay } from './longReplay';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
+import { benchPipe, pipeChild } from './framingPipe';
 import { benchTranscript } from './micro';
+import { benchToolOutput } from './toolOutput';
 import { benchMarkdownStream } from './markdownStream';
 import { benchWebview } from './webview';
 import { benchWebviewScroll } from './webviewScroll';
@@ -29,6 +31,10 @@ async function main(): Promise<number> {
   const childAt = args.indexOf('--child');
   if (childAt >= 0 && args[childAt + 1] === 'memory') {
     await memoryChild();
+    return 0;
+  }
+  if (childAt >= 0 && args[childAt + 1] === 'pipe') {
+    await pipeChild(nth(args, childAt + 2, 'the framer (pipe <framer>)'));
     return 0;
   }
   if (childAt >= 0 && args[childAt + 1] === 'peak') {
@@ -68,7 +74,10 @@ async function main(): Promise<number> {
     ['framing:reader', () => benchReaders(50_000 * scale, quick ? 5 : 11)],
     ['framing:writer', () => benchWriters(50_000 * scale, quick ? 5 : 11)],
     ['framing:peak', () => benchPeak([...process.execArgv, __filename], quick ? 2 : 16, 3)],
+    ['framing:pipe', () => benchPipe(__filename, quick ? 2 : 16, quick ? 1 : 3, false)],
+    ['framing:pipe', () => benchPipe(__filename, quick ? 2 : 16, quick ? 1 : 3, true)],
     ['transcript', () => benchTranscript(200_000 * scale, 100_000 * scale)],
+    ['tool output', () => benchToolOutput(200, 200_000, quick ? 3 : 7)],
     ['end to end', () => benchEndToEnd(quick ? 5_000 : 50_000)],
     ['stop latency', () => benchStop(quick ? 5 : 20)],
     ['memory', () => benchMemory([...process.execArgv, __filename], quick ? 2 : 5)],

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TerminalHost, type TerminalView } from '../../src/acp/clientMethods/terminals';
 import { isRunning, listProcesses } from '../../src/acp/processTree';
+import { OutputFiles } from '../../src/runtime/outputLog';
 import { MemoryLogger } from '../../src/util/logger';
 import { refusal } from '../support/refusal';
 import { nth, RUN_TAG, sleep, sleepArg, waitFor } from '../support/helpers';
@@ -75,6 +76,31 @@ describe('terminal/* client methods', function () {
     const { terminalId } = await create({ command: "printf 'aaaa€€€€'", outputByteLimit: 7 });
     await m()['terminal/wait_for_exit']({ sessionId: SESSION, terminalId });
     assert.deepEqual(await output(terminalId), { output: '€€', truncated: true, exitStatus: { exitCode: 0, signal: null } });
+  });
+
+  it('hands every byte a terminal prints to onOutputData: its log is whole where its buffer keeps the end', async () => {
+    const files = new OutputFiles();
+    const logged = new TerminalHost({ root: ws, log, sessionId: () => session, turn: () => turn, onOutputData: (id, data) => files.terminal(id, data) });
+    try {
+      const { terminalId } = await logged.methods['terminal/create']({
+        sessionId: SESSION,
+        command: 'yes 0123456789 | head -c 8000000',
+        outputByteLimit: 1000,
+      });
+      await logged.methods['terminal/wait_for_exit']({ sessionId: SESSION, terminalId });
+      const kept = await logged.methods['terminal/output']({ sessionId: SESSION, terminalId });
+      assert.equal(kept.output.length, 1000);
+      files.linkTerminal('card', terminalId);
+      const file = nth(files.filesOf('card'), 0, 'the terminal log');
+      // Sabotage (TerminalHost not passing the data on), this printed:
+      //   AssertionError: the terminal log has no element 0 (length 0)
+      assert.equal(fs.statSync(file).size, 8_000_000, 'every byte printed is in the log');
+      assert.ok(fs.readFileSync(file, 'utf8').endsWith(kept.output));
+    } finally {
+      await logged.endAll('test over');
+      logged.dispose();
+      files.dispose();
+    }
   });
 
   // Sabotage (TerminalHost.workingDirectory taking the cwd as given, without resolveForRead),

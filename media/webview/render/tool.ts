@@ -7,6 +7,7 @@
 import type { TerminalOutputView, TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, button, el, setPathText } from '../dom';
 import { revealInvisibleText } from '../../../src/shared/invisibleChars';
+import { appendTail, sizeLabel } from '../../../src/shared/toolOutput';
 import { icon, toolIcon } from '../icons';
 import { locationLabel, toolPill } from '../cardModel';
 import { diffBlock } from './diff';
@@ -45,13 +46,16 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
       const details = el('details', 'tool-details');
       details.open = open ?? waiting;
       details.addEventListener('toggle', () => (open = details.open));
-      details.append(row, agentText('pre', 'tool-detail', tool.detail, 'ltr'));
+      details.append(row);
+      if (tool.outputChars !== undefined) details.append(cutLine(tool.outputChars - tool.detail.length, tool.id, ctx));
+      details.append(agentText('pre', 'tool-detail', tool.detail, 'ltr'));
       card.append(details);
     } else {
       card.append(row);
     }
     if (tool.locations?.length) card.append(locationLinks(tool, ctx));
     tool.diffs?.forEach((diff, i) => card.append(diffBlock(diff, tool.id, i, ctx)));
+    if (tool.terminal?.truncated) card.append(cutLine(undefined, tool.id, ctx));
     if (tool.terminal) card.append(...terminalBlock(tool.terminal, scroll));
     // Moving the permission's buttons drops their focus: give it back to the same button.
     const asks = [...(permission ? [permission.block.el] : []), ...[...elicitations.values()].map((b) => b.el)];
@@ -61,6 +65,8 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
     if (focused?.isConnected) focused.focus();
   };
   render();
+  /** Output came since the card was drawn (`appendOutput`): drawn once, in the frame's flush. */
+  let stale = false;
 
   return {
     kind: 'tool',
@@ -68,7 +74,18 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
     update(next) {
       if (next.kind !== 'tool') return;
       tool = next;
+      stale = false;
       render();
+    },
+    appendOutput(text, total) {
+      // Only the tail is kept, so an output resent or streamed whole costs each update its own size.
+      const detail = appendTail(tool.detail ?? '', text);
+      tool = { ...tool, detail, outputChars: total > detail.length ? total : undefined };
+      stale = true;
+    },
+    flush() {
+      if (stale) render();
+      stale = false;
     },
     attachPermission(next) {
       if (permission) permission.entry = next;
@@ -99,6 +116,13 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
       else permission?.block.focus();
     },
   };
+}
+
+/** "… 554.3 KB before this" (a terminal: "… earlier output") and Open Full Output: the card holds only the output's end. */
+function cutLine(left: number | undefined, id: string, ctx: RenderContext): HTMLElement {
+  const line = el('div', 'tool-output-cut', left === undefined ? '… earlier output ' : `… ${sizeLabel(left)} before this `);
+  line.append(button('link tool-full-output', 'Open Full Output', () => ctx.post({ type: 'openFullOutput', toolCallId: id })));
+  return line;
 }
 
 function locationLinks(tool: ToolEntry, ctx: RenderContext): HTMLElement {

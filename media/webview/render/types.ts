@@ -27,6 +27,8 @@ export interface EntryView {
   complete?(): void;
   /** The entry's text as it stands, for the screen-reader announcement of a finished answer. */
   readonly text?: string;
+  /** Tool cards only: the tool's text output went on by `text` (`total`: the whole output's length). */
+  appendOutput?(text: string, total: number): void;
   /** Tool cards only: show (or update) the permission request that asks about this call. */
   attachPermission?(entry: Extract<TranscriptEntry, { kind: 'permission' }>): void;
   /** Tool cards only: show (or update) an elicitation asked during this call. */

@@ -38,7 +38,8 @@ export class TerminalProcess {
 
   constructor(
     readonly launch: TerminalLaunch,
-    private readonly onData: () => void,
+    /** New output (`data`: what was printed), or the exit (no data). */
+    private readonly onData: (data?: Buffer) => void,
   ) {
     this.buffer = new OutputBuffer(launch.outputByteLimit);
     // No args: `command` is a command line ("npm test -- --watch=false", what kimi-cli and
@@ -59,7 +60,7 @@ export class TerminalProcess {
     this.startTime = this.pid === undefined ? undefined : startTimeOf(this.pid);
     const take = (data: Buffer) => {
       this.buffer.write(data);
-      this.onData();
+      this.onData(data);
     };
     this.child.stdout?.on('data', take);
     this.child.stderr?.on('data', take);

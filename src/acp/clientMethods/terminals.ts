@@ -53,6 +53,8 @@ export interface TerminalHostOptions {
    * lifeline.ts); disposed once Reins has ended it. Absent where no lifeline runs.
    */
   guard?(pid: number, start: string): Disposable | undefined;
+  /** Every byte a terminal prints, as it comes: its whole output, kept where the card's tail is not (Open Full Output). */
+  onOutputData?(terminalId: string, data: Buffer): void;
 }
 
 /** What the panel shows in the tool call's card: the terminal's latest output. */
@@ -186,7 +188,8 @@ export class TerminalHost implements Disposable {
     const cwd = await this.workingDirectory(params.cwd);
     if (this.disposed || generation !== this.generation) throw refuse('not-running-turn', 'terminal/create refused: the session has ended');
     const id = `term-${++nextTerminal}`;
-    const proc = new TerminalProcess({ command: params.command, args, env, cwd, outputByteLimit: limit }, () => {
+    const proc = new TerminalProcess({ command: params.command, args, env, cwd, outputByteLimit: limit }, (data) => {
+      if (data) this.options.onOutputData?.(id, data);
       const entry = this.live.get(id);
       if (entry) this.changed(entry);
     });

@@ -1,0 +1,42 @@
+// A tool's text output as a card shows it: its tail, bounded, whatever the output's size. A
+// 570 KB line or an output resent whole on every update must cost the panel what a short one
+// does: the host keeps the whole output in a file (Open Full Output), the card only the end.
+// Shared by the host (the entry it stores and sends) and the webview (the appends it applies).
+
+/** The most of a tool's text output a card holds: its last characters. */
+export const OUTPUT_TAIL_CHARS = 16 * 1024;
+
+/**
+ * The last `max` characters of `text` (all of it when shorter), never starting inside a
+ * surrogate pair: an emoji cut in half would show as a broken glyph.
+ */
+export function outputTail(text: string, max = OUTPUT_TAIL_CHARS): string {
+  if (text.length <= max) return text;
+  let start = text.length - max;
+  const code = text.charCodeAt(start);
+  if (code >= 0xdc00 && code <= 0xdfff) start++;
+  return text.slice(start);
+}
+
+/** `tail` with `more` appended, bounded the same way (only the end of `more` is read when it is long). */
+export function appendTail(tail: string, more: string, max = OUTPUT_TAIL_CHARS): string {
+  if (more.length >= max) return outputTail(more, max);
+  return outputTail(tail + more, max);
+}
+
+/**
+ * What `next`, the whole output as an update carries it, adds to `previous`, the output as last
+ * seen: the new end when `next` goes on from `previous` (an agent that resends everything on every
+ * update), undefined when it says something else (then it replaces it).
+ */
+export function outputDelta(previous: string, next: string): string | undefined {
+  if (next.length < previous.length || !next.startsWith(previous)) return undefined;
+  return next.slice(previous.length);
+}
+
+/** "12.3 KB" for what the card leaves out. */
+export function sizeLabel(chars: number): string {
+  if (chars < 1000) return `${chars} characters`;
+  if (chars < 1_000_000) return `${(chars / 1000).toFixed(1)} KB`;
+  return `${(chars / 1_000_000).toFixed(1)} MB`;
+}
