@@ -252,7 +252,8 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       return;
     }
     // An entry the webview does not hold yet: the page that brings it carries it as it is then.
-    if (this.pages.from > 0 && !this.pages.holds(this.conversation.transcript.indexOf(op.type === 'append' || op.type === 'output' ? op.id : op.entry.id))) return;
+    if (this.pages.from > 0 && !this.pages.holds(this.conversation.transcript.indexOf(op.type === 'append' || op.type === 'output' ? op.id : op.entry.id)))
+      return;
     this.post(op);
   }
 
