@@ -6,10 +6,12 @@
 // The answer of a turn is announced to screen readers once, when the turn ends; links
 // open through the host (VS Code asks before opening an untrusted domain).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
-import { el, srOnly } from './dom';
+import { copyCode } from './codeCopy';
+import { el } from './dom';
 import { EarlierPages } from './earlierPages';
 import { FrameFlush } from './frameFlush';
 import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
+import { markLate } from './lateLabel';
 import { leadingText, textPieces } from './leadingText';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
@@ -360,59 +362,4 @@ export class TranscriptView {
     event.stopPropagation(); // VS Code's own handler (on the window) would open it unasked
     this.ctx.post({ type: 'openLink', href: link.getAttribute('href') ?? '' });
   }
-}
-
-/**
- * The "late" label of an entry that came after its turn was stopped (lateUpdates.ts): first in
- * the entry, put back when a view rebuilt its content, and read out in words.
- */
-function markLate(root: HTMLElement, entry: TranscriptEntry): void {
-  const late = 'late' in entry && entry.late === true;
-  let label = root.querySelector(':scope > .late-label');
-  if (!late) {
-    label?.remove();
-    delete root.dataset.late;
-    return;
-  }
-  root.dataset.late = '';
-  if (!label) {
-    label = el('span', 'late-label', 'late');
-    label.setAttribute('title', 'Arrived after this turn was stopped');
-    label.append(srOnly(': arrived after this turn was stopped'));
-  }
-  if (root.firstChild !== label) root.prepend(label);
-}
-
-/** How long a copy button says "Copied" (its check icon) before it is a copy button again. */
-const COPIED_MS = 1500;
-/** A button's pending "back to Copy": a second click restarts it. */
-const copiedTimers = new WeakMap<Element, ReturnType<typeof setTimeout>>();
-
-/**
- * A code block's copy button: the code's text to the clipboard, and the button says so for a
- * moment (a check icon and "Copied"), as VS Code's own code-block toolbars do.
- */
-function copyCode(event: MouseEvent): void {
-  const target = event.target instanceof Element ? event.target.closest('.code-copy') : null;
-  const code = target?.closest('.code-block')?.querySelector('pre > code');
-  if (!target || !code) return;
-  const glyph = target.querySelector('.codicon');
-  const show = (copied: boolean): void => {
-    target.classList.toggle('copied', copied);
-    glyph?.classList.toggle('codicon-copy', !copied);
-    glyph?.classList.toggle('codicon-check', copied);
-    target.setAttribute('title', copied ? 'Copied' : 'Copy');
-    target.setAttribute('aria-label', copied ? 'Copied' : 'Copy code');
-  };
-  void navigator.clipboard.writeText(code.textContent ?? '').then(
-    () => {
-      show(true);
-      clearTimeout(copiedTimers.get(target));
-      copiedTimers.set(
-        target,
-        setTimeout(() => show(false), COPIED_MS),
-      );
-    },
-    (err: unknown) => console.warn('[reins] copy failed', err),
-  );
 }

@@ -91,3 +91,18 @@ export class Permissions {
     this.pending.clear();
   }
 }
+
+/**
+ * Why permission request `p` cannot be shown in the transcript (undefined: it can): a request
+ * with nothing to choose cannot be answered from the panel; an id that an entry holds already
+ * (`idTaken`) would put it on that entry instead.
+ */
+export function unshowable(p: PendingPermission, idTaken: boolean): string | undefined {
+  const options = p.request.options as unknown;
+  if (!Array.isArray(options) || options.length === 0) return 'it offered no answer to choose';
+  const named = (o: unknown) =>
+    typeof (o as { optionId?: unknown } | null)?.optionId === 'string' && typeof (o as { name?: unknown } | null)?.name === 'string';
+  if (!options.every(named)) return 'one of its answers has no id or no name';
+  if (idTaken) return `its id ${p.id} is taken by another entry of the transcript`;
+  return undefined;
+}

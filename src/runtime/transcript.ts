@@ -6,14 +6,16 @@
 // (streamed text included) stores a new object. Listeners may keep what they were given (the
 // panel host queues it for a frame); an emitted upsert that later grew showed streamed text
 // twice, once in the late upsert and again in the appends.
-import type { SessionNotification, SessionUpdate, ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Placement } from './lateUpdates';
-import type { PendingPermission } from './permissions';
+import { unshowable, type PendingPermission } from './permissions';
 import { planItems, stopUnfinished } from './planItems';
-import { contentText, toolCardContent, type ToolCardContent } from './toolContent';
-import { ToolOutputs, type OutputLog } from './toolOutputs';
-import type { FileMark, FileWriteView, TranscriptEntry, ToolStatus } from '../shared/messages';
+import { ToolCards, type CardUpdate } from './toolCards';
+import { contentText } from './toolContent';
+import type { OutputLog } from './toolOutputs';
+import type { FileMark, FileWriteView, TranscriptEntry } from '../shared/messages';
 import { Emitter } from '../util/emitter';
+import { withoutUndefined } from '../util/withoutUndefined';
 
 /** `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
 export type TranscriptOp =
@@ -39,27 +41,15 @@ export class Transcript {
   private thinking: { id: string; first: number; last: number } | undefined;
   /** The late entry that late streamed text continues (apart from the running turn's stream). */
   private lateStream: { id: string; kind: 'agent' | 'thought'; turnId: number } | undefined;
-  /**
-   * Each tool call's card, by whose it is: the agent process and the session it opened (a
-   * generation: the feed takes one per process and per session opened) that named it, the
-   * session's id, and its toolCallId. An agent's ids are only its own within one
-   * session of one process (a restarted process, a loaded or resumed session and another agent
-   * count theirs from the start again), so a card's id is the transcript's: the toolCallId when
-   * no entry holds that id yet, another one when one does. A reused toolCallId thus makes a new
-   * card and can never reach one from before.
-   */
-  private readonly cards = new Map<string, string>();
-  private generations = 0;
-
-  /** Each card's output: its tail in the card, what an update adds as a delta, the whole in the log. */
-  private readonly outputs: ToolOutputs;
+  /** Which card shows which agent's tool call, and what an update makes of a card (toolCards.ts). */
+  private readonly cards: ToolCards;
 
   /** `now`: the clock thoughts are timed by; `log`: where each card's whole output goes (Open Full Output). */
   constructor(
     private readonly now: () => number = Date.now,
     log?: OutputLog,
   ) {
-    this.outputs = new ToolOutputs(log);
+    this.cards = new ToolCards((id) => this.byId.get(id), log);
   }
 
   private readonly _onOp = new Emitter<TranscriptOp>();
@@ -94,7 +84,6 @@ export class Transcript {
     this.thinking = undefined;
     this.lateStream = undefined;
     this.cards.clear();
-    this.outputs.clear();
     this._onOp.fire({ type: 'reset' });
   }
 
@@ -157,29 +146,17 @@ export class Transcript {
 
   /** Card `id` shows terminal `terminalId`: Open Full Output on the card opens that terminal's whole output too. */
   terminalShown(id: string, terminalId: string): void {
-    this.outputs.terminalShown(id, terminalId);
+    this.cards.terminalShown(id, terminalId);
   }
 
   /** A new agent process feeds this transcript: what it names is told apart from what earlier ones named. */
   nextGeneration(): number {
-    return ++this.generations;
+    return this.cards.nextGeneration();
   }
 
   /** The id of the card that agent process `generation` shows tool call `toolCallId` of `sessionId` in, once there is one. */
   cardId(sessionId: string, toolCallId: string, generation = 0): string | undefined {
-    return this.cards.get(cardKey(generation, sessionId, toolCallId));
-  }
-
-  /** The card's id for that tool call: the one it has, else a new one that no entry holds. */
-  private cardFor(generation: number, sessionId: string, toolCallId: string): string {
-    const key = cardKey(generation, sessionId, toolCallId);
-    const known = this.cards.get(key);
-    if (known !== undefined) return known;
-    const named = String(toolCallId);
-    let id = named;
-    for (let n = 2; this.byId.has(id); n++) id = `${named}~${n}`;
-    this.cards.set(key, id);
-    return id;
+    return this.cards.cardId(sessionId, toolCallId, generation);
   }
 
   /**
@@ -190,10 +167,10 @@ export class Transcript {
     const u = notification.update;
     if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
       // The agent's id, renamed to its card's: only the transcript's ids go further.
-      const card = this.cardFor(generation, notification.sessionId, u.toolCallId);
+      const card = this.cards.cardFor(generation, notification.sessionId, u.toolCallId);
       const named = { ...u, toolCallId: card };
       if (placement?.late) return this.applyLate(named, placement.turnId, placement.before);
-      return named.sessionUpdate === 'tool_call' ? this.upsert(this.toolCallEntry(named)) : this.toolUpdate(named);
+      return named.sessionUpdate === 'tool_call' ? this.upsert(this.cards.callEntry(named)) : this.toolUpdate(named);
     }
     if (placement?.late) return this.applyLate(u, placement.turnId, placement.before);
     switch (u.sessionUpdate) {
@@ -250,8 +227,8 @@ export class Transcript {
     // A new late entry ends the late stream; a card updated where it stands does not.
     const known = 'toolCallId' in u && this.byId.has(u.toolCallId);
     if (!known) this.lateStream = undefined;
-    if (u.sessionUpdate === 'tool_call') this.upsert({ ...this.toolCallEntry(u), late: true }, keepStreaming, before);
-    else if (u.sessionUpdate === 'tool_call_update') this.upsert({ ...this.toolUpdateEntry(u), late: true }, keepStreaming, before);
+    if (u.sessionUpdate === 'tool_call') this.upsert({ ...this.cards.callEntry(u), late: true }, keepStreaming, before);
+    else if (u.sessionUpdate === 'tool_call_update') this.upsert({ ...this.cards.updateEntry(u), late: true }, keepStreaming, before);
     // Its turn has ended: what the late plan leaves undone is stopped.
     else if (u.sessionUpdate === 'plan')
       this.upsert({ kind: 'plan', id: this.nextId('p'), items: planItems(u.entries, true), late: true }, keepStreaming, before);
@@ -265,11 +242,11 @@ export class Transcript {
    * would wait for ever).
    */
   permission(p: PendingPermission, generation = 0): string | undefined {
-    const cannot = unshowable(p, this.byId.get(p.id));
+    const cannot = unshowable(p, this.byId.has(p.id));
     if (cannot) return cannot;
     const call = p.request.toolCall;
     const named = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
-    const toolCallId = named === undefined ? undefined : this.cardFor(generation, p.request.sessionId, named);
+    const toolCallId = named === undefined ? undefined : this.cards.cardFor(generation, p.request.sessionId, named);
     if (toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
     this.upsert(
       withoutUndefined({
@@ -372,63 +349,18 @@ export class Transcript {
     this._onOp.fire({ type: 'upsert', entry: this.byId.get(t!.id)! });
   }
 
-  private toolUpdate(u: Omit<ToolCallUpdate, 'toolCallId'> & { toolCallId: string }, keepStreaming = false): void {
+  private toolUpdate(u: CardUpdate, keepStreaming = false): void {
     const before = this.byId.get(u.toolCallId);
-    const next = this.toolUpdateEntry(u);
+    const next = this.cards.updateEntry(u);
     // Only the output went on (an agent resending it whole, or streaming it): the delta goes to
     // the panel, not the card again. Output of a card must not cut streamed text in two.
-    const delta = this.lastOutput?.id === next.id ? this.lastOutput.delta : undefined;
-    if (delta !== undefined && before?.kind === 'tool' && sameButOutput(before, next)) {
+    const delta = this.cards.outputDelta(before, next);
+    if (delta !== undefined) {
       this.store(next);
       if (delta) this._onOp.fire({ type: 'output', id: next.id, text: delta, total: next.outputChars ?? next.detail?.length ?? 0 });
       return;
     }
     this.upsert(next, keepStreaming);
-  }
-
-  /** The output the last card built took in (toolOutputs.ts): its delta, if it went on from before. */
-  private lastOutput: { id: string; delta?: string } | undefined;
-
-  /** The card's detail: its output's tail (with the whole's length when that is more), else what it was asked. */
-  private detailOf(id: string, card: ToolCardContent, before: ToolEntry | undefined): Pick<ToolEntry, 'detail' | 'outputChars'> {
-    this.lastOutput = undefined;
-    if (card.output === undefined) return { detail: card.detail ?? before?.detail, outputChars: card.detail === undefined ? before?.outputChars : undefined };
-    const taken = this.outputs.take(id, card.output);
-    this.lastOutput = { id, delta: taken.delta };
-    return { detail: taken.tail, outputChars: taken.total > taken.tail.length ? taken.total : undefined };
-  }
-
-  /** A `tool_call`: the card it announces (what an earlier announcement showed is kept where it says nothing). */
-  private toolCallEntry(u: ToolCall): ToolEntry {
-    const previous = this.byId.get(u.toolCallId);
-    const before = previous?.kind === 'tool' ? previous : undefined;
-    const card = toolCardContent(u.content, u.locations, u.rawInput);
-    return withoutUndefined({
-      kind: 'tool',
-      id: u.toolCallId,
-      title: u.title || (before?.title ?? 'Tool call'),
-      toolKind: u.kind ?? undefined,
-      status: u.status ?? 'pending',
-      ...this.detailOf(u.toolCallId, card, before),
-      diffs: card.diffs ?? before?.diffs,
-      locations: card.locations ?? before?.locations,
-    });
-  }
-
-  /** A `tool_call_update`: its card with what the update says changed. */
-  private toolUpdateEntry(u: Omit<ToolCallUpdate, 'toolCallId'> & { toolCallId: string }): ToolEntry {
-    const previous = this.byId.get(u.toolCallId);
-    const base = previous?.kind === 'tool' ? previous : { kind: 'tool' as const, id: u.toolCallId, title: 'Tool call', status: 'pending' as ToolStatus };
-    const card = toolCardContent(u.content, u.locations, u.rawInput);
-    return withoutUndefined({
-      ...base,
-      title: u.title ?? base.title,
-      toolKind: u.kind ?? base.toolKind,
-      status: u.status ?? base.status,
-      ...this.detailOf(u.toolCallId, card, previous?.kind === 'tool' ? previous : undefined),
-      diffs: card.diffs ?? base.diffs,
-      locations: card.locations ?? base.locations,
-    });
   }
 
   /**
@@ -461,39 +393,6 @@ export class Transcript {
   }
 }
 
-function cardKey(generation: number, sessionId: string, toolCallId: string): string {
-  return JSON.stringify([generation, sessionId, toolCallId]);
-}
-
-/**
- * Why permission request `p` cannot be shown (undefined: it can): a request with nothing to
- * choose cannot be answered from the panel; an id that an entry holds already (`taken`) would
- * put it on that entry instead.
- */
-function unshowable(p: PendingPermission, taken: TranscriptEntry | undefined): string | undefined {
-  const options = p.request.options as unknown;
-  if (!Array.isArray(options) || options.length === 0) return 'it offered no answer to choose';
-  const named = (o: unknown) =>
-    typeof (o as { optionId?: unknown } | null)?.optionId === 'string' && typeof (o as { name?: unknown } | null)?.name === 'string';
-  if (!options.every(named)) return 'one of its answers has no id or no name';
-  if (taken) return `its id ${p.id} is taken by another entry of the transcript`;
-  return undefined;
-}
-
-type ToolEntry = Extract<TranscriptEntry, { kind: 'tool' }>;
-
-/** The two cards differ in their output only (what `output` ops carry). */
-function sameButOutput(a: ToolEntry, b: ToolEntry): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof ToolEntry)[]);
-  for (const key of keys) if (key !== 'detail' && key !== 'outputChars' && a[key] !== b[key]) return false;
-  return true;
-}
-
 function union(a: FileMark[], b: FileMark[]): FileMark[] {
   return [...a, ...b.filter((m) => !a.includes(m))];
-}
-
-/** Fields left undefined are left out (entries are compared and saved as plain data). */
-function withoutUndefined<T extends object>(entry: T): T {
-  return Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== undefined)) as T;
 }

@@ -9,25 +9,17 @@ import type { ProcessInfo } from '../acp/processTree';
 import { promptBlocks } from '../acp/promptContent';
 import { Deferred } from '../util/deferred';
 import { Emitter } from '../util/emitter';
-import { LeftoverWatch } from './leftovers';
+import { AgentAsks } from './agentAsks';
 import type { ElicitationAnswer, ElicitationRequest } from '../acp/elicitationParams';
-import { Elicitations } from './elicitations';
-import { Permissions } from './permissions';
+import type { Elicitations } from './elicitations';
+import { LeftoverWatch } from './leftovers';
+import type { Permissions } from './permissions';
 import { PromptQueue, type Enqueued, type QueuedPrompt } from './promptQueue';
 import { checkStopLeftovers } from './stopLeftovers';
 import { formatStopLine, type StopReport } from './stopReport';
-import {
-  initialState,
-  transition,
-  type Effect,
-  type MachineEvent,
-  type MachineState,
-  type StopCause,
-  type StopRecord,
-  type TimerName,
-  type TurnResult,
-} from './turnMachine';
+import { initialState, transition, type Effect, type MachineEvent, type MachineState, type StopCause, type StopRecord, type TurnResult } from './turnMachine';
 import type { TurnPort } from './turnPort';
+import { TurnTimers } from './turnTimers';
 import { TurnWire } from './turnWire';
 
 export class TurnController {
@@ -38,18 +30,19 @@ export class TurnController {
   private readonly turnResults = new Map<number, Deferred<TurnResult>>();
   /** The turn before ended stopped: the next answer may be one turn behind (outOfStep.ts). */
   private lastTurnStopped = false;
-  private readonly timers = new Map<TimerName, NodeJS.Timeout>();
+  /** The machine's timers: each fires as its `timer` event. */
+  private readonly timers = new TurnTimers((timer, turnId) => this.dispatch({ kind: 'timer', timer, turnId, at: Date.now() }));
   private currentStop: Deferred<StopReport> | undefined;
   private lastStop: StopReport | undefined;
   private readonly leftovers: LeftoverWatch;
   private leftoversUnsupportedSaid = false;
-  readonly permissions = new Permissions();
-  /** The agent's elicitations (elicitations.ts): answered `cancel` with the permissions, by the same steps. */
-  readonly elicitations = new Elicitations();
+  /** The agent's permission requests and elicitations, answered by the same steps (agentAsks.ts). */
+  private readonly asks: AgentAsks;
+  readonly permissions: Permissions;
+  readonly elicitations: Elicitations;
   /** What the running turn waits on the user for, if anything: a permission request, or an elicitation. */
   get waitingOn(): 'permission' | 'elicitation' | undefined {
-    if (this.turn.phase !== 'running') return undefined;
-    return this.permissions.size > 0 ? 'permission' : this.elicitations.size > 0 ? 'elicitation' : undefined;
+    return this.asks.waitingOn;
   }
   private dispatching = false;
   private readonly queue: MachineEvent[] = [];
@@ -74,6 +67,14 @@ export class TurnController {
   readonly waiting: PromptQueue;
 
   constructor(private readonly port: TurnPort) {
+    // A request held or answered changes what the panel says ("Waiting for you" while one waits).
+    this.asks = new AgentAsks(
+      port,
+      () => this.machine.turn,
+      () => this._onDidChange.fire(),
+    );
+    this.permissions = this.asks.permissions;
+    this.elicitations = this.asks.elicitations;
     this.leftovers = new LeftoverWatch(port.log, port.listProcesses ? () => port.listProcesses!() : undefined);
     this.waiting = new PromptQueue({
       name: port.name,
@@ -94,11 +95,6 @@ export class TurnController {
       permissions: this.permissions,
       lastTurnStopped: () => this.lastTurnStopped,
     });
-    // A request held or answered changes what the panel says ("Waiting for you" while one waits).
-    this.permissions.onRequest(() => this._onDidChange.fire());
-    this.permissions.onResolved(() => this._onDidChange.fire());
-    this.elicitations.onRequest(() => this._onDidChange.fire());
-    this.elicitations.onResolved(() => this._onDidChange.fire());
   }
 
   /** Counters the tests and the log read: what was actually put on the wire. */
@@ -129,13 +125,11 @@ export class TurnController {
   /** The agent is gone: its exit is evidence, and nothing stays pending. */
   agentExited(detail: string): void {
     this.dispatch({ kind: 'exited', detail, at: Date.now() });
-    this.permissions.cancelAll();
-    this.elicitations.cancelAll();
-    this.elicitations.forgetOpened();
+    this.asks.agentExited();
   }
 
   dispose(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clearAll();
     this.waiting.dispose();
   }
 
@@ -221,9 +215,7 @@ export class TurnController {
 
   /** Permission request `id` cannot be shown (`why`): answered `cancelled` at once, and logged. */
   refusePermission(id: string, why: string): boolean {
-    const refused = this.permissions.refuse(id, why);
-    if (refused) this.port.log.warn(`agent ${this.port.name}: answered permission request ${id} cancelled: Reins cannot show it (${why})`);
-    return refused;
+    return this.asks.refusePermission(id, why);
   }
 
   /** End the tool processes the last stop found still running (only those, if still the same). */
@@ -264,29 +256,17 @@ export class TurnController {
       case 'sendCancel':
         return this.wire.sendCancel(effect.why);
       case 'cancelPermissions':
-        // Elicitations too, request-scoped ones included: the user asked for the agent to go quiet.
-        this.wire.permissionsAnswered(this.permissions.size > 0 || this.elicitations.size > 0);
-        this.elicitations.cancelAll();
-        return this.permissions.cancelAll();
+        // The cancel waits for these answers to be written (turnWire.ts).
+        this.wire.permissionsAnswered(this.asks.pending);
+        return this.asks.cancelAll();
       case 'markToolsCancelled':
         return this._onToolsCancelled.fire(effect.turnId);
-      case 'startTimer': {
-        clearTimeout(this.timers.get(effect.timer));
-        const { timer, turnId } = effect;
-        this.timers.set(
-          timer,
-          setTimeout(() => this.dispatch({ kind: 'timer', timer, turnId, at: Date.now() }), effect.ms),
-        );
-        return;
-      }
+      case 'startTimer':
+        return this.timers.start(effect.timer, effect.turnId, effect.ms);
       case 'clearTimers':
-        for (const timer of this.timers.values()) clearTimeout(timer);
-        this.timers.clear();
-        return;
+        return this.timers.clearAll();
       case 'clearTimer':
-        clearTimeout(this.timers.get(effect.timer));
-        this.timers.delete(effect.timer);
-        return;
+        return this.timers.clear(effect.timer);
       case 'turnEnded':
         return this.endTurn(effect.turnId, effect.result);
       case 'stopEnded':
@@ -322,9 +302,7 @@ export class TurnController {
     this.turnBlocks.delete(turnId);
     const deferred = this.turnResults.get(turnId);
     this.turnResults.delete(turnId);
-    // Permissions of a turn that ended can no longer be answered usefully.
-    if (this.permissions.size > 0) this.permissions.cancelAll();
-    this.elicitations.cancelAll(turnId);
+    this.asks.turnEnded(turnId);
     this.lastTurnStopped = result.kind === 'stopped';
     this._onTurnEnded.fire({ turnId, text, result });
     deferred?.resolve(result);
@@ -396,19 +374,9 @@ export class TurnController {
     this.wire.noteUpdate(notification);
   }
 
-  /**
-   * An elicitation: a session-scoped one is held for the running turn of that session and
-   * answered `cancel` otherwise (nobody is there to be asked for it); a request-scoped one
-   * (outside any session) is held whatever the turn does.
-   */
+  /** An elicitation: held for the running turn of its session, or outside any session (agentAsks.ts). */
   holdElicitation(request: ElicitationRequest, signal?: AbortSignal): Promise<ElicitationAnswer> {
-    if ('requestId' in request.scope) return this.elicitations.hold(undefined, request, signal);
-    const turn = this.machine.turn;
-    if (request.scope.sessionId !== this.port.link().sessionId || turn.phase !== 'running') {
-      this.port.log.info(`answered an elicitation cancel: no running turn in its session (${turn.phase})`);
-      return Promise.resolve({ action: 'cancel' });
-    }
-    return this.elicitations.hold(turn.turnId, request, signal);
+    return this.asks.holdElicitation(request, signal);
   }
 
   /** A permission request: held for the running turn, refused otherwise. */
