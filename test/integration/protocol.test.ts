@@ -264,7 +264,12 @@ describe('protocol: config options, early updates, prompt files, MCP, version, $
       error?: { code: number };
     };
     assert.equal(reply.error?.code, -32800);
-    const card = (await api()).state()!.transcript.find((e) => e.kind === 'permission');
+    // This turn's card (the last one): an earlier test's permission may still be in the transcript;
+    // run after the elicitation tests, the first card found said 'cancelled'.
+    const card = (await api())
+      .state()!
+      .transcript.filter((e) => e.kind === 'permission')
+      .at(-1);
     assert.equal(card?.kind === 'permission' && card.resolved, 'withdrawn by the agent');
   });
 });
