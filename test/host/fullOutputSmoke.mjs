@@ -10,10 +10,12 @@
 // Screenshots: test-results/full-output-card.png (the card, its cut line), full-output-editor.png
 // (the editor at the output's end), full-output-asking.png (the card waiting on the question).
 //
-// Sabotage (the button's handler removed by hand: `case 'openFullOutput': return;` in
-// src/panel/panelRequests.ts), this printed: step "Open Full Output on the text card: an editor
-// with the whole output, first line to last" failed after 20.0 s: no editor opened on the card's
-// output log (the active tab is "Reins").
+// Sabotage (the button's handler removed by hand: `return;` first in src/panel/panelRequests.ts's
+// `case 'openFullOutput'`), this printed: step "Open Full Output on the text card: an editor with
+// the whole output, first line to last" failed after 20.2 s: no editor opened on the card's output
+// log (the active tab is "Reins: printer"). Without the pill's `asking` (media/webview/cardModel.ts
+// toolPill): step "a question inside a running tool's card: its pill says Waiting for you until
+// answered" failed after 20.9 s: the pill says "Running" while the question waits.
 //
 // Standalone: `node test/host/fullOutputSmoke.mjs` (needs dist/ built); run.mjs calls runFullOutputSmoke().
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
