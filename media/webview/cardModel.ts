@@ -18,13 +18,14 @@ function isRejection(option: PermissionOptionView | undefined): boolean {
 }
 
 /**
- * The card's pill: waiting while its permission is open; "Rejected" once the user rejected it
- * and the tool did not run (the agent may report that as failed or cancelled).
+ * The card's pill: waiting while its permission or a question asked inside it (`asking`: an
+ * elicitation not answered yet) is open, as the panel's status says, since the turn goes on only
+ * when the user answers; "Rejected" once the user rejected it and the tool did not run (the agent
+ * may report that as failed or cancelled).
  */
-export function toolPill(status: ToolStatus, permission: PermissionEntry | undefined, chosenId?: string): { tone: PillTone; label: string } {
-  if (permission && permission.resolved === undefined && chosenId === undefined && (status === 'pending' || status === 'in_progress')) {
-    return { tone: 'waiting', label: 'Waiting for you' };
-  }
+export function toolPill(status: ToolStatus, permission: PermissionEntry | undefined, chosenId?: string, asking = false): { tone: PillTone; label: string } {
+  const open = asking || (permission !== undefined && permission.resolved === undefined && chosenId === undefined);
+  if (open && (status === 'pending' || status === 'in_progress')) return { tone: 'waiting', label: 'Waiting for you' };
   const option = permission ? answeredOption(permission, chosenId) : undefined;
   if (isRejection(option) && status !== 'completed' && status !== 'in_progress') return { tone: 'rejected', label: 'Rejected' };
   return { tone: status, label: toolStatusLabel(status) };

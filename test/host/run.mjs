@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile, scroll, view, first-ten-minutes, answers, look and elicitation smokes).
+// hostile, scroll, view, first-ten-minutes, answers, look, elicitation and full output smokes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
@@ -19,6 +19,7 @@ import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, star
 import { runAnswersSmoke } from './answersSmoke.mjs';
 import { runElicitationSmoke } from './elicitationSmoke.mjs';
 import { runFirstTenMinutesSmoke } from './firstTenMinutesSmoke.mjs';
+import { runFullOutputSmoke } from './fullOutputSmoke.mjs';
 import { runHostileSmoke } from './hostileSmoke.mjs';
 import { runLongSmoke } from './longSmoke.mjs';
 import { runLookSmoke } from './lookSmoke.mjs';
@@ -230,6 +231,8 @@ async function main() {
         results.push(await smoke('answers', () => runAnswersSmoke({ extensionDevelopmentPath })));
         // The agent asks (ACP elicitation): a form filled and submitted by keyboard only, Escape is cancel, a URL's host shown.
         results.push(await smoke('elicitation', () => runElicitationSmoke(shared)));
+        // A tool's long output: the card keeps its end, Open Full Output clicked opens all of it (REINS_SMOKES=full).
+        results.push(await smoke('full output', () => runFullOutputSmoke(shared), 'full'));
         // The panel's look and state in the view: the header at 240–400 px, the busy line, a stop frame by frame, contrast in four themes.
         results.push(await smoke('look', () => runLookSmoke({ extensionDevelopmentPath })));
       }

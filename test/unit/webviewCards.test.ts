@@ -67,6 +67,16 @@ describe('webview: tool card wording', () => {
     assert.deepEqual(toolPill('pending', ask()), { tone: 'waiting', label: 'Waiting for you' });
     assert.deepEqual(toolPill('completed', undefined), { tone: 'completed', label: 'Done' });
   });
+  it('a question asked inside the card (an elicitation) is Waiting for you, not Running', () => {
+    // Sabotage (toolPill ignoring `asking`), this printed:
+    //   AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:
+    //   + label: 'Running', tone: 'in_progress'   - label: 'Waiting for you', tone: 'waiting'
+    assert.deepEqual(toolPill('in_progress', undefined, undefined, true), { tone: 'waiting', label: 'Waiting for you' });
+    assert.deepEqual(toolPill('pending', ask('Allow'), undefined, true), { tone: 'waiting', label: 'Waiting for you' });
+    // Answered (or the tool ended): the status again.
+    assert.deepEqual(toolPill('in_progress', undefined, undefined, false), { tone: 'in_progress', label: 'Running' });
+    assert.deepEqual(toolPill('completed', undefined, undefined, true), { tone: 'completed', label: 'Done' });
+  });
   it('an answered request is one line', () => {
     assert.deepEqual(answerLine(ask('Allow')), { text: 'Allowed: Allow', tone: 'allowed' });
     assert.deepEqual(answerLine(ask('Reject')), { text: 'Rejected: Reject', tone: 'rejected' });

@@ -28,10 +28,11 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
   const elicitations = new Map<string, ElicitationBlock>();
 
   const render = (): void => {
-    const waiting = permission !== undefined && permission.entry.resolved === undefined && permission.block.chosen === undefined;
-    const pill = toolPill(tool.status, permission?.entry, permission?.block.chosen);
+    const asking = [...elicitations.values()].some((b) => !b.el.classList.contains('answered'));
+    const permitting = permission !== undefined && permission.entry.resolved === undefined && permission.block.chosen === undefined;
+    const pill = toolPill(tool.status, permission?.entry, permission?.block.chosen, asking);
     root.dataset.status = pill.tone;
-    root.classList.toggle('waiting', waiting);
+    root.classList.toggle('waiting', permitting || asking);
     const card = el('div', 'tool-card');
 
     const row = el(tool.detail ? 'summary' : 'div', 'tool-row');
@@ -44,7 +45,7 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
     if (tool.detail) {
       // What the tool was asked (the command) or said: open while its permission waits.
       const details = el('details', 'tool-details');
-      details.open = open ?? waiting;
+      details.open = open ?? permitting;
       details.addEventListener('toggle', () => (open = details.open));
       details.append(row);
       if (tool.outputChars !== undefined) details.append(cutLine(tool.outputChars - tool.detail.length, tool.id, ctx));
@@ -106,7 +107,10 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
       else
         elicitations.set(
           next.id,
-          elicitationBlock(next, ctx, true, () => ctx.focusComposer?.()),
+          elicitationBlock(next, ctx, true, () => {
+            render(); // the pill leaves "Waiting for you"
+            ctx.focusComposer?.();
+          }),
         );
       render();
     },
