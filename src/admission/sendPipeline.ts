@@ -59,7 +59,7 @@ export interface SendHost<R extends AdmissionMember> {
 }
 
 /** What the stages share: the request, the runtime once there is one, the stop mark, the checkout. */
-export interface SendState<R> {
+interface SendState<R> {
   readonly req: SendRequest;
   rt?: R;
   /** stops() when the agent stage began: any later Stop ends the send. */
@@ -154,7 +154,7 @@ function stopped<R extends AdmissionMember>(s: SendState<R>, host: SendHost<R>):
 }
 
 /** The stages before the checkout, in order. */
-export function beforeCheckout<R extends AdmissionMember>(): [string, Stage<R>][] {
+function beforeCheckout<R extends AdmissionMember>(): [string, Stage<R>][] {
   return [
     ['empty', empty],
     ['settled', settled],
@@ -168,7 +168,7 @@ export function beforeCheckout<R extends AdmissionMember>(): [string, Stage<R>][
 }
 
 /** The stages once the checkout is this prompt's, before the prompt goes. */
-export function afterCheckout<R extends AdmissionMember>(): [string, Stage<R>][] {
+function afterCheckout<R extends AdmissionMember>(): [string, Stage<R>][] {
   return [
     ['stopped', stopped],
     ['checkpoint', checkpoint],
