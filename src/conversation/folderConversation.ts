@@ -232,18 +232,8 @@ export class FolderConversation implements vscode.Disposable {
     },
     stops: () => this.stopsRequested,
     ensureAgent: () => this.ensureAgent(),
-    notStarted: () =>
-      // Sign-in needed: the prompt never reached the agent; the reason names the methods.
-      this.signIn.needed
-        ? { status: 'not-sent', reason: this.signIn.needed }
-        : {
-            status: 'failed',
-            error:
-              this.agent.startProblem ??
-              (this.runtime?.startFailure
-                ? `${this.agentName} could not start: ${this.runtime.startFailure.split('\n')[0]}`
-                : `${this.agentName} could not be started`),
-          },
+    // Sign-in needed: the prompt never reached the agent; the reason names the methods.
+    notStarted: () => (this.signIn.needed ? { status: 'not-sent', reason: this.signIn.needed } : { status: 'failed', error: this.startError() }),
     checkout: ({ text, whenBusy, files }) => this.line && awaitCheckout(this.line, whenBusy, text, files, (line) => this.transcript.notice('info', line)),
     lineEnded: (id) => this.line?.ended(id),
     // A prompt that never became a turn lets the checkout go at once.
@@ -261,6 +251,12 @@ export class FolderConversation implements vscode.Disposable {
         kind === 'untrusted' ? [{ action: 'manageTrust', label: 'Manage Workspace Trust' }] : kind === 'unverified' ? UNVERIFIED_ACTIONS : undefined,
       ),
   };
+
+  /** Why the agent did not start, for sendPrompt. */
+  private startError(): string {
+    const failure = this.runtime?.startFailure;
+    return this.agent.startProblem ?? (failure ? `${this.agentName} could not start: ${failure.split('\n')[0]}` : `${this.agentName} could not be started`);
+  }
 
   /** The checkout is this prompt's and its checkpoint taken: the turn. */
   private async sendNow(rt: AgentRuntime, text: string, files: string[] | undefined): Promise<SendResult> {
