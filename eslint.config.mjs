@@ -26,6 +26,8 @@ const PURE_FILES = [
   'src/admission/checkoutAdmission.ts',
   'src/admission/checkoutLock.ts',
   'src/admission/folderAdmission.ts',
+  'src/admission/refusalText.ts',
+  'src/admission/sendPipeline.ts',
   'src/persistence/restartBudget.ts',
   'src/persistence/savedTranscript.ts',
   'src/persistence/saveSchedule.ts',

@@ -28,7 +28,8 @@ import { promptWhileBusy } from '../admission/busyPrompt';
 import type { NoticeAction, NoticeLevel, PanelStatus } from '../shared/messages';
 import { InputReturn } from '../panel/inputReturn';
 import { fileMatch } from '../editor/fileSearch';
-import { notAdmittedText, stopForPrompt, UNTRUSTED_TEXT } from '../admission/promptRefusal';
+import { stopForPrompt } from '../admission/promptRefusal';
+import { sendThrough, type SendHost } from '../admission/sendPipeline';
 import type { SendResult, StopResult, UndoResult, WhenBusy } from '../api';
 import { nothingToStop, stopCommand, toSendResult, toStopResult } from './results';
 import { outOfStepText } from './userText';
@@ -63,7 +64,7 @@ export class FolderConversation implements vscode.Disposable {
   readonly onNeedsAttention = this._onNeedsAttention.event;
   /** Text given back to the input box (inputReturn.ts). */
   readonly input = new InputReturn();
-  /** Counts stop requests, so that a prompt still on its way (its agent starting) sees one. */
+  /** Counts stop requests, so that a prompt still on its way (its agent starting, the checkout or checkpoint taken) sees one. */
   private stopsRequested = 0;
   /** Sign-in when the agent refuses with auth_required (auth/signIn.ts). */
   readonly signIn: SignIn;
@@ -206,81 +207,59 @@ export class FolderConversation implements vscode.Disposable {
 
   // ---- prompts --------------------------------------------------------------------------
 
-  /** `files`: file URIs attached to the prompt (sent as the agent's promptCapabilities allow). */
-  async send(text: string, whenBusy: WhenBusy, files?: string[]): Promise<SendResult> {
-    if (!text.trim()) return { status: 'not-sent', reason: 'empty prompt' };
-    await this.keeper.idle(); // a session load under way ends first: the prompt goes to the session it opens
-    if (!vscode.workspace.isTrusted) {
-      this.giveBack(text, undefined, files);
-      this.say('warning', UNTRUSTED_TEXT, [{ action: 'manageTrust', label: 'Manage Workspace Trust' }]);
-      return { status: 'not-sent', reason: 'workspace not trusted' };
-    }
-    let rt = this.runtime;
-    // Prompts wait for another window: this one goes after them (the checkout step below), not into this turn.
-    if (rt && turnActive(rt.turns.turn) && !this.line?.view) {
-      // This folder's agent is busy: queue, steer, stop and send, or keep (busyPrompt.ts).
-      const running = rt;
-      const settled = await promptWhileBusy(running, whenBusy, this.folder.name, text, files, {
-        giveBack: (why) => this.giveBack(text, why, files),
-        transcript: this.transcript,
-        answer: (r) => this.answer(running, r),
-      });
-      if (settled) return settled;
-    }
-    let verdict = this.admission.check(this.admissionPath, rt);
-    if (!verdict.open && verdict.why === 'running') {
-      // Another agent runs a turn in this folder (or one nested with it): one at a time.
-      if (await stopForPrompt(whenBusy, verdict.holder, this.folder.name)) await verdict.holder.turns.stop('send-now');
-      verdict = this.admission.check(this.admissionPath, rt);
-    }
-    if (!verdict.open) {
-      const why = notAdmittedText(verdict, this.folder.name);
-      this.giveBack(text, undefined, files);
-      // An unconfirmed stop keeps the folder closed: the way out is on the notice.
-      this.say('warning', why, verdict.why === 'unverified' ? UNVERIFIED_ACTIONS : undefined);
-      return { status: 'not-sent', reason: why };
-    }
-    const stopsBefore = this.stopsRequested;
-    rt = await this.ensureAgent();
-    if (!rt) {
-      this.giveBack(text, undefined, files);
-      // Sign-in needed: the prompt never reached the agent; the reason names the methods.
-      if (this.signIn.needed) return { status: 'not-sent', reason: this.signIn.needed };
-      return {
-        status: 'failed',
-        error:
-          this.agent.startProblem ??
-          (this.runtime?.startFailure
-            ? `${this.agentName} could not start: ${this.runtime.startFailure.split('\n')[0]}`
-            : `${this.agentName} could not be started`),
-      };
-    }
-    if (this.stopsRequested !== stopsBefore) {
-      // Stopped while the agent was starting: the prompt was never sent, so nothing is
-      // cancelled and the text goes back.
-      this.giveBack(text, 'Stopped before the prompt was sent.', files);
-      return { status: 'not-sent', reason: 'stopped before it was sent' };
-    }
-    // One running turn per checkout across windows: the lock, taken (or waited for in line) now.
-    const checkout = this.line && (await awaitCheckout(this.line, whenBusy, text, files, (line) => this.transcript.notice('info', line)));
-    if (checkout && !checkout.go) {
-      if (!checkout.givenBack) this.giveBack(text, checkout.reason, files);
-      return { status: 'not-sent', reason: checkout.reason };
-    }
-    let result: SendResult;
-    try {
-      result = await this.sendNow(rt, text, files);
-    } finally {
-      // The prompt that came through the line ended: the next one waiting may take the checkout.
-      if (checkout?.id !== undefined) this.line?.ended(checkout.id);
-    }
-    return this.outOfStep.after(rt, result, text, files);
+  /** `files`: file URIs attached to the prompt (sent as the agent's promptCapabilities allow); the stages are sendPipeline.ts's. */
+  send(text: string, whenBusy: WhenBusy, files?: string[]): Promise<SendResult> {
+    return sendThrough({ text, whenBusy, files }, this.sendHost);
   }
 
-  /** The checkout is this prompt's: the checkpoint, then the turn. */
+  /** What the send pipeline's stages need of this conversation. */
+  private readonly sendHost: SendHost<AgentRuntime> = {
+    folderName: () => this.folder.name,
+    settled: () => this.keeper.idle(),
+    trusted: () => vscode.workspace.isTrusted,
+    runtime: () => this.runtime,
+    // Prompts wait for another window: this one goes after them (the checkout stage), not into this turn.
+    busy: (rt) => turnActive(rt.turns.turn) && !this.line?.view,
+    whileBusy: (rt, { text, whenBusy, files }) =>
+      promptWhileBusy(rt, whenBusy, this.folder.name, text, files, {
+        giveBack: (why) => this.giveBack(text, why, files),
+        transcript: this.transcript,
+        answer: (r) => this.answer(rt, r),
+      }),
+    admission: (rt) => this.admission.check(this.admissionPath, rt),
+    stopForPrompt: async ({ whenBusy }, holder) => {
+      if (await stopForPrompt(whenBusy, holder, this.folder.name)) await holder.turns.stop('send-now');
+    },
+    stops: () => this.stopsRequested,
+    ensureAgent: () => this.ensureAgent(),
+    // Sign-in needed: the prompt never reached the agent; the reason names the methods.
+    notStarted: () => (this.signIn.needed ? { status: 'not-sent', reason: this.signIn.needed } : { status: 'failed', error: this.startError() }),
+    checkout: ({ text, whenBusy, files }) => this.line && awaitCheckout(this.line, whenBusy, text, files, (line) => this.transcript.notice('info', line)),
+    lineEnded: (id) => this.line?.ended(id),
+    // A prompt that never became a turn lets the checkout go at once.
+    releaseCheckout: (rt) => {
+      if (rt.turns.turn.phase === 'idle') void this.checkoutAdmission?.release();
+    },
+    checkpoint: () => this.undo.beforePrompt(),
+    prompt: (rt, { text, files }) => this.sendNow(rt, text, files),
+    after: (rt, result, { text, files }) => this.outOfStep.after(rt, result, text, files),
+    giveBack: (text, why, files) => this.giveBack(text, why, files),
+    warn: (text, kind) =>
+      this.say(
+        'warning',
+        text,
+        kind === 'untrusted' ? [{ action: 'manageTrust', label: 'Manage Workspace Trust' }] : kind === 'unverified' ? UNVERIFIED_ACTIONS : undefined,
+      ),
+  };
+
+  /** Why the agent did not start, for sendPrompt. */
+  private startError(): string {
+    const failure = this.runtime?.startFailure;
+    return this.agent.startProblem ?? (failure ? `${this.agentName} could not start: ${failure.split('\n')[0]}` : `${this.agentName} could not be started`);
+  }
+
+  /** The checkout is this prompt's and its checkpoint taken: the turn. */
   private async sendNow(rt: AgentRuntime, text: string, files: string[] | undefined): Promise<SendResult> {
-    // The checkpoint this turn's changes are measured from (Undo This Turn's Changes).
-    await this.undo.beforePrompt();
     const flight = (this.inFlight = { text, files, ended: false });
     const result = await rt.turns.prompt(text, files).finally(() => {
       if (this.inFlight === flight) this.inFlight = undefined;
