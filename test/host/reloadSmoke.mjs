@@ -185,7 +185,10 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         return { top: s.scrollTop, max: s.scrollHeight - s.clientHeight };
       });
       if (pos.max < 200) throw new Error(`the transcript does not scroll (${JSON.stringify(pos)})`);
-      if (pos.top > 50) throw new Error(`scrolled to ${pos.top} of ${pos.max}, want the top`);
+      // The place is kept as a distance from the end (scroll.ts): when the resume's notice is in
+      // the first snapshot already (the agent was quicker than the webview), the view is that
+      // notice's height below the top: "scrolled to 65 of 1928" in 3 runs of 5 on a loaded machine.
+      if (pos.top > 120) throw new Error(`scrolled to ${pos.top} of ${pos.max}, want the top`);
     });
     await page.screenshot({ path: join(resultsDir, 'reload-after.png') });
 
@@ -242,7 +245,12 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
     // An agent that offers session/load but not session/resume: the reload's agent replays the
     // session into the transcript. The panel keeps what it shows while the replay runs and gets
     // its end in one snapshot, at the reader's place (transcriptSender.ts, scroll.ts place()).
-    writeFileSync(join(scratch, 'scenario.json'), JSON.stringify({ ...slowScenario, sessions: { ...scenario.sessions, resume: false } }));
+    // Its initialize answered late: the tab is back (the saved transcript, at the reader's place)
+    // before the load starts, as with a real agent that takes its time to start.
+    writeFileSync(
+      join(scratch, 'scenario.json'),
+      JSON.stringify({ ...slowScenario, init: { delayMs: 3000 }, sessions: { ...scenario.sessions, resume: false, replayIntervalMs: 5 } }),
+    );
     await step('scrolled to the top of the tab, reloaded with an agent that can only load', async () => {
       await frame.evaluate(() => {
         const scroller = document.querySelector('main.scroller');
@@ -275,7 +283,7 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         .waitFor({ timeout: timeoutMs });
       return tab;
     });
-    // Sabotage (the webview ignoring keepPlace: the replay's snapshot sticks to the end), this printed: REPLACE
+    // Sabotage (the webview ignoring keepPlace: the replay's snapshot sticks to the end), this printed: "scrolled to 1771 of 1771, want the top"
     await step('after the replay, its scroll position (the top, not the end)', async () => {
       await page.waitForTimeout(500); // a frame or two for the snapshot's layout
       const pos = await frame.evaluate(() => {
