@@ -109,13 +109,17 @@ function start(): void {
           seenTexts = '[]';
         }
         applyStatus(message.status);
+        // A replay's end: the place the reader has now, as a distance from the end (the same entries end it).
+        const place = message.keepPlace ? autoScroll.place() : undefined;
         transcript.reset(message.entries, message.earlier);
         // Moved here from the tab or the view: that place's draft, not what this document last held.
         if (message.carried) composer.replaceDraft(message.carried.draft);
         if (message.input) composer.restore(message.input.text, message.input.files);
         if (lost.length > 0) composer.restore(joinGivenBack(lost));
         if (message.folder) saveState({ folder: message.folder });
-        autoScroll.settle(message.carried && (message.carried.scroll ?? { top: 0, following: true }));
+        // While a replay runs, its start is no place to settle at: the snapshot at its end settles.
+        if (message.replaying) autoScroll.stick();
+        else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place);
         markPainted();
         break;
       }

@@ -22,6 +22,11 @@ export interface AutoScroll {
    * the position the conversation had where it moved from (tab ⇄ view), instead.
    */
   settle(carried?: ScrollState): void;
+  /**
+   * Where the reader is now, to settle() at after a snapshot that replaces the same
+   * conversation; undefined while the place an earlier document left is still to be settled.
+   */
+  place(): ScrollState | undefined;
 }
 
 export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): AutoScroll {
@@ -128,11 +133,17 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     jumpButton.hidden = atBottom();
   };
 
+  const place = (): ScrollState | undefined => {
+    if (earlier) return undefined;
+    const max = scroller.scrollHeight - scroller.clientHeight;
+    return { top: scroller.scrollTop, following, fromEnd: max - scroller.scrollTop };
+  };
+
   // Layout changes we do not drive (window resize, the composer growing, a <details>
   // opening) also move the end.
   setFollowing(following);
   new ResizeObserver(follow).observe(content);
   new ResizeObserver(follow).observe(scroller);
 
-  return { jumpButton, follow, stick, settle };
+  return { jumpButton, follow, stick, settle, place };
 }

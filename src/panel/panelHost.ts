@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { whenBusySetting } from '../config';
-import type { TranscriptOp } from '../runtime/transcript';
 import { assertNever, type CarriedState, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
 import { checkLink } from './linkCheck';
 import { Outbox } from './outbox';
@@ -14,7 +13,7 @@ import { editorSurface, type Surface } from './surface';
 import { handleEditorRequest } from './panelRequests';
 import { answerElicitation } from './elicitationAnswer';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
-import { pageStart, ShownPages } from './transcriptPages';
+import { TranscriptSender } from './transcriptSender';
 import type { PanelConversation } from './panelConversation';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
@@ -26,8 +25,8 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   private ready = false;
   /** Batches and snapshots what is posted (see outbox.ts). */
   private readonly outbox: Outbox;
-  /** Which of the transcript's entries the webview holds: it gets them in pages, newest first (transcriptPages.ts). */
-  private readonly pages = new ShownPages();
+  /** What of the transcript the webview gets: pages, ops, a load's replay in one snapshot (transcriptSender.ts). */
+  private readonly sender: TranscriptSender;
   private ticker: NodeJS.Timeout | undefined;
   private readonly _onDidDispose = new vscode.EventEmitter<void>();
   readonly onDidDispose = this._onDidDispose.event;
@@ -100,6 +99,11 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
     const webview = surface.webview;
     webview.html = renderHtml(webview, extensionUri);
     this.outbox = new Outbox((message) => void webview.postMessage(message));
+    this.sender = new TranscriptSender(
+      conversation.transcript,
+      (message) => this.post(message),
+      () => this.conversation.status(),
+    );
     this.setTitle();
     this.disposables.push(
       webview.onDidReceiveMessage((raw: unknown) => this.onRaw(raw)),
@@ -109,7 +113,12 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
         if (!surface.visible) this.ready = false;
       }),
       conversation.onDidChange(() => this.onStatusChange()),
-      conversation.transcript.onOp((op) => this.onTranscriptOp(op)),
+      conversation.transcript.onOp((op) => this.sender.onOp(op)),
+      conversation.transcript.onReplay((on) => {
+        if (on || !this.ready) return;
+        this.outbox.clear(); // the snapshot supersedes what was queued before the replay
+        this.sender.replayEnded();
+      }),
       conversation.input.onReturn((given) => {
         if (this.ready) {
           this.post({ type: 'restoreInput', ...given });
@@ -162,14 +171,10 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
         this.carried = undefined;
         // `folder`: the webview keeps it in its state, so that a reload brings it back to this folder.
         // The newest page only: the webview asks for the rest (transcriptPages.ts).
-        const transcript = this.conversation.transcript;
-        const from = this.pageBefore(transcript.length);
-        this.pages.shownFrom(from);
         this.post({
           type: 'snapshot',
           status: this.conversation.status(),
-          entries: transcript.slice(from),
-          earlier: from,
+          ...this.sender.newestPage(),
           input,
           folder: this.conversation.key,
           carried,
@@ -179,11 +184,8 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       }
       case 'earlier': {
         // The page before the webview's first entry; none before a snapshot reached it (ready above).
-        const end = this.conversation.transcript.indexOf(m.before);
-        if (end <= 0) return;
-        const from = this.pageBefore(end);
-        this.pages.shownFrom(from);
-        this.post({ type: 'earlier', before: m.before, entries: this.conversation.transcript.slice(from, end), earlier: from });
+        const page = this.sender.earlierPage(m.before);
+        if (page) this.post(page);
         return;
       }
       case 'uiState':
@@ -243,24 +245,6 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       clearInterval(this.ticker);
       this.ticker = undefined;
     }
-  }
-
-  private onTranscriptOp(op: TranscriptOp): void {
-    if (op.type === 'reset') {
-      this.pages.shownFrom(0);
-      if (this.ready) this.post({ type: 'snapshot', status: this.conversation.status(), entries: [] });
-      return;
-    }
-    // An entry the webview does not hold yet: the page that brings it carries it as it is then.
-    if (this.pages.from > 0 && !this.pages.holds(this.conversation.transcript.indexOf(op.type === 'append' || op.type === 'output' ? op.id : op.entry.id)))
-      return;
-    this.post(op);
-  }
-
-  /** Where the page that ends before entry `end` starts. */
-  private pageBefore(end: number): number {
-    const transcript = this.conversation.transcript;
-    return pageStart((i) => transcript.slice(i, i + 1)[0]!, end);
   }
 
   private post(message: HostToWebview): void {

@@ -105,6 +105,9 @@ export class SessionKeeper implements vscode.Disposable {
       }),
     );
     d.add(rt.onExit(({ requested }) => !requested && this.onCrash(rt)));
+    // A load the exit ended says no onOpened: its replay is over all the same.
+    d.add(rt.onExit(() => this.folder.transcript.setReplaying(false)));
+    d.add({ dispose: () => this.folder.transcript.setReplaying(false) });
     return d;
   }
 
@@ -202,10 +205,22 @@ export class SessionKeeper implements vscode.Disposable {
     // A replay brings the conversation back itself; a resumed other session has none to show.
     if (method !== 'session/load' && !this.fresh) return;
     this.beforeLoad = this.folder.transcript.entries;
+    // Before the clear: the panel keeps showing what it has (and the reader's place) until the
+    // replay ends, then gets the whole of it in one snapshot (panel/transcriptSender.ts).
+    if (method === 'session/load') this.folder.transcript.setReplaying(true);
     this.folder.transcript.clear();
   }
 
   private onOpened(rt: AgentRuntime, o: SessionOpened): void {
+    try {
+      this.opened(rt, o);
+    } finally {
+      // After the notices below: the replay's snapshot carries them too.
+      this.folder.transcript.setReplaying(false);
+    }
+  }
+
+  private opened(rt: AgentRuntime, o: SessionOpened): void {
     const transcript = this.folder.transcript;
     this.lastOpened = { rt, opened: o };
     void this.store.setCurrent({ agent: rt.name, sessionId: o.sessionId });

@@ -55,6 +55,22 @@ export class Transcript {
   private readonly _onOp = new Emitter<TranscriptOp>();
   readonly onOp = this._onOp.event;
 
+  private replayingNow = false;
+  private readonly _onReplay = new Emitter<boolean>();
+  /** A session/load's replay began (true) or ended (false): a panel shows its end at once, not each update. */
+  readonly onReplay = this._onReplay.event;
+
+  /** Whether a session/load is replaying the conversation into this transcript now. */
+  get replaying(): boolean {
+    return this.replayingNow;
+  }
+
+  setReplaying(on: boolean): void {
+    if (on === this.replayingNow) return;
+    this.replayingNow = on;
+    this._onReplay.fire(on);
+  }
+
   get entries(): TranscriptEntry[] {
     return this.list.map((e) => ({ ...e }));
   }

@@ -271,6 +271,10 @@ export type HostToWebview =
       folder?: string;
       carried?: CarriedState;
       host?: string;
+      /** A session/load's replay runs: this is not the conversation's place yet (the replay's end snapshot is). */
+      replaying?: true;
+      /** The end of a replay: the reader stays where they were (measured from the end), not taken to it. */
+      keepPlace?: true;
     }
   /** The page of entries just before `before` (the webview's first); `earlier`: how many are still before these. */
   | { type: 'earlier'; before: string; entries: TranscriptEntry[]; earlier: number }

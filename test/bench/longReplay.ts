@@ -158,7 +158,10 @@ async function reload(lib: Lib, page: Page, frame: Frame, marker: string): Promi
   const fromEnd = await frame.evaluate<number>(
     `(() => { const s = document.querySelector('main.scroller'); s.scrollTop = Math.max(0, s.scrollHeight - s.clientHeight - 1500); return s.scrollHeight - s.clientHeight - s.scrollTop; })()`,
   );
-  await page.waitForTimeout(1_500); // the webview saves its state
+  // The webview saves its state within 200 ms, but the browser workbench writes webview states to
+  // its storage every 5 s: after 1.5 s the reload found the state of before (draft false, scroll
+  // off by -1500 px: at the end), whatever the panel did.
+  await page.waitForTimeout(6_000);
   await lib.reloadWorkbench(page);
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
   const next = await lib.findWebviewFrame(page, '#prompt-input', 240_000);

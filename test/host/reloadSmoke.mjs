@@ -9,7 +9,8 @@
 // conversation moves into an editor tab, and after a second reload VS Code hands the tab back to
 // Reins' serializer with the transcript. Before that second reload a slow turn runs and a prompt
 // is queued behind it: the reload ends the turn, and the queued prompt comes back in the input box
-// (issue 13: a queued prompt is never lost), unsent.
+// (issue 13: a queued prompt is never lost), unsent. A third reload starts an agent that can
+// only load (no resume): its replay must leave the reader where they were scrolled, not at the end.
 //
 // Standalone: `node test/host/reloadSmoke.mjs` (needs dist/ built). Screenshots in test-results/.
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -184,7 +185,10 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         return { top: s.scrollTop, max: s.scrollHeight - s.clientHeight };
       });
       if (pos.max < 200) throw new Error(`the transcript does not scroll (${JSON.stringify(pos)})`);
-      if (pos.top > 50) throw new Error(`scrolled to ${pos.top} of ${pos.max}, want the top`);
+      // The place is kept as a distance from the end (scroll.ts): when the resume's notice is in
+      // the first snapshot already (the agent was quicker than the webview), the view is that
+      // notice's height below the top: "scrolled to 65 of 1928" in 3 runs of 5 on a loaded machine.
+      if (pos.top > 120) throw new Error(`scrolled to ${pos.top} of ${pos.max}, want the top`);
     });
     await page.screenshot({ path: join(resultsDir, 'reload-after.png') });
 
@@ -237,6 +241,59 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
       if (sent.length) throw new Error('the queued prompt was sent to the agent');
     });
     await page.screenshot({ path: join(resultsDir, 'reload-after-tab.png') });
+
+    // An agent that offers session/load but not session/resume: the reload's agent replays the
+    // session into the transcript. The panel keeps what it shows while the replay runs and gets
+    // its end in one snapshot, at the reader's place (transcriptSender.ts, scroll.ts place()).
+    // Its initialize answered late: the tab is back (the saved transcript, at the reader's place)
+    // before the load starts, as with a real agent that takes its time to start.
+    writeFileSync(
+      join(scratch, 'scenario.json'),
+      JSON.stringify({ ...slowScenario, init: { delayMs: 3000 }, sessions: { ...scenario.sessions, resume: false, replayIntervalMs: 5 } }),
+    );
+    await step('scrolled to the top of the tab, reloaded with an agent that can only load', async () => {
+      await frame.evaluate(() => {
+        const scroller = document.querySelector('main.scroller');
+        scroller.dispatchEvent(new Event('wheel'));
+        scroller.scrollTop = 0;
+        scroller.dispatchEvent(new Event('scroll'));
+      });
+      await page.waitForTimeout(6000); // the workbench writes webview states every 5 s
+      await reloadWorkbench(page);
+      await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
+    });
+    frame = await step('the tab came back, and the agent replayed the session (session/load)', async () => {
+      const tab = await frameIn(page, '.part.editor', '#prompt-input', timeoutMs);
+      const deadline = Date.now() + timeoutMs;
+      while (received(record, 'session/load').length === 0) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `no session/load; the agent received: ${received(record)
+              .map((e) => e.msg?.method)
+              .join(', ')}`,
+          );
+        await page.waitForTimeout(250);
+      }
+      const loaded = received(record, 'session/load')[0].msg.params.sessionId;
+      if (loaded !== sessionId) throw new Error(`loaded ${loaded}, want ${sessionId}`);
+      await tab.locator('.entry.notice', { hasText: 'Loaded the session' }).first().waitFor({ timeout: timeoutMs });
+      await tab
+        .locator('.entry.agent', { hasText: `Line ${LINES} of the story.` })
+        .first()
+        .waitFor({ timeout: timeoutMs });
+      return tab;
+    });
+    // Sabotage (the webview ignoring keepPlace: the replay's snapshot sticks to the end), this printed: "scrolled to 1771 of 1771, want the top"
+    await step('after the replay, its scroll position (the top, not the end)', async () => {
+      await page.waitForTimeout(500); // a frame or two for the snapshot's layout
+      const pos = await frame.evaluate(() => {
+        const s = document.querySelector('main.scroller');
+        return { top: s.scrollTop, max: s.scrollHeight - s.clientHeight };
+      });
+      if (pos.max < 200) throw new Error(`the transcript does not scroll (${JSON.stringify(pos)})`);
+      if (pos.top > 50) throw new Error(`scrolled to ${pos.top} of ${pos.max}, want the top`);
+    });
+    await page.screenshot({ path: join(resultsDir, 'reload-after-load.png') });
   } catch (err) {
     await page.screenshot({ path: join(resultsDir, 'reload-failure.png') }).catch(() => {});
     const transcript = frame

@@ -1,0 +1,70 @@
+// What a webview is sent of the transcript: the newest page in a snapshot, then each op of the
+// entries it holds (transcriptPages.ts). While a session/load replays the conversation (after a
+// reload, for an agent that offers load but not resume), nothing: the webview keeps what it shows,
+// and at the replay's end gets one snapshot of the newest page, marked so that it keeps the
+// reader's place. Posting the replay op by op sent a 200,000-update session to the webview
+// update by update, after an empty snapshot that took the reader to the end. Pure: no `vscode`.
+import type { Transcript, TranscriptOp } from '../runtime/transcript';
+import type { HostToWebview, PanelStatus, TranscriptEntry } from '../shared/messages';
+import { pageStart, ShownPages } from './transcriptPages';
+
+type Source = Pick<Transcript, 'length' | 'slice' | 'indexOf' | 'replaying'>;
+
+/** A snapshot's transcript part. `replaying`: a replay runs, its end comes in a snapshot of its own. */
+export interface NewestPage {
+  entries: TranscriptEntry[];
+  earlier: number;
+  replaying?: true;
+}
+
+export class TranscriptSender {
+  /** Which of the transcript's entries the webview holds: it gets them in pages, newest first. */
+  private readonly pages = new ShownPages();
+
+  /** `post`: to the webview (dropped before its `ready`); `status`: what a snapshot carries. */
+  constructor(
+    private readonly transcript: Source,
+    private readonly post: (message: HostToWebview) => void,
+    private readonly status: () => PanelStatus,
+  ) {}
+
+  /** For the snapshot a `ready` gets: the newest page only, the webview asks for the rest. */
+  newestPage(): NewestPage {
+    const from = this.pageBefore(this.transcript.length);
+    this.pages.shownFrom(from);
+    const page: NewestPage = { entries: this.transcript.slice(from), earlier: from };
+    return this.transcript.replaying ? { ...page, replaying: true } : page;
+  }
+
+  /** The page before the webview's first entry (`before`); undefined when there is none. */
+  earlierPage(before: string): Extract<HostToWebview, { type: 'earlier' }> | undefined {
+    const end = this.transcript.indexOf(before);
+    if (end <= 0) return undefined;
+    const from = this.pageBefore(end);
+    this.pages.shownFrom(from);
+    return { type: 'earlier', before, entries: this.transcript.slice(from, end), earlier: from };
+  }
+
+  onOp(op: TranscriptOp): void {
+    // The replay's end sends it whole (replayEnded).
+    if (this.transcript.replaying) return;
+    if (op.type === 'reset') {
+      this.pages.shownFrom(0);
+      this.post({ type: 'snapshot', status: this.status(), entries: [] });
+      return;
+    }
+    // An entry the webview does not hold yet: the page that brings it carries it as it is then.
+    if (this.pages.from > 0 && !this.pages.holds(this.transcript.indexOf(op.type === 'append' || op.type === 'output' ? op.id : op.entry.id))) return;
+    this.post(op);
+  }
+
+  /** A replay ended: its newest page in one snapshot, at the place the reader had. */
+  replayEnded(): void {
+    const { entries, earlier } = this.newestPage();
+    this.post({ type: 'snapshot', status: this.status(), entries, earlier, keepPlace: true });
+  }
+
+  private pageBefore(end: number): number {
+    return pageStart((i) => this.transcript.slice(i, i + 1)[0]!, end);
+  }
+}
