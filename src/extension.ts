@@ -56,6 +56,10 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
       vscode.workspace.onDidGrantWorkspaceTrust(() => updateContextKeys(created)),
     );
     updateContextKeys(created);
+    // Last, once the commands and the view providers exist: until then package.json's `when`
+    // clauses show the welcome (viewsWelcome, drawn by the workbench itself) and let Ctrl+Alt+R
+    // open the Reins view through the workbench, so neither waits for the extension host.
+    void vscode.commands.executeCommand('setContext', 'reins.activated', true);
     log.info(`Reins ${extensionVersion(context.extension)} activated`);
 
     const r = reins;

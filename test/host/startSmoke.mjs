@@ -22,7 +22,7 @@ import { frameIn, freePort, launchBrowser, onCleanup, openWorkbench, runCommand,
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
-const log = (m) => console.log(`[start-smoke] ${m}`);
+const log = (m) => console.log(`[start-smoke] ${new Date().toISOString().slice(11, 23)} ${m}`);
 const step = stepper(log);
 /** What `npm start` may print before the address, at most (a first run prints one: the demo folder made). */
 const MAX_LINES_BEFORE_ADDRESS = 3;
@@ -180,6 +180,10 @@ export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
     // {"ms":1918,"state":"empty"}] within 30 s" (VS Code's Chat container, empty with AI off, under a "Reins" title).
     const first = await step('the welcome shows without a click', () => watchSideBar(page, 'first', (s) => s === 'welcome', 30_000));
     log(`the secondary side bar after the workbench was drawn: ${JSON.stringify(first)}`);
+    // With the views' `when` on the context key Reins sets when it activates (as before): "the secondary side bar
+    // showed an empty Reins view before the welcome: [{"ms":605,"state":"blank"},{"ms":1604,"state":"empty"},{"ms":3187,"state":"welcome"}]"
+    if (first.some((s) => s.state === 'empty'))
+      throw new Error(`the secondary side bar showed an empty Reins view before the welcome: ${JSON.stringify(first)}`);
     await page.screenshot({ path: join(resultsDir, 'start-first-screen.png') });
 
     const driven = await page.evaluate(() => typeof window.driver);
@@ -221,14 +225,40 @@ export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
     await step('Ctrl+Alt+B hid the side bar', () => hideSideBar(page));
     const t = Date.now();
     await page.keyboard.press('Control+Alt+R');
-    await step('Ctrl+Alt+R opened the conversation', () => frameIn(page, '.part.auxiliarybar', '#prompt-input', timeoutMs));
-    log(`the secondary side bar after the workbench was drawn: ${JSON.stringify(seen)}; Ctrl+Alt+R to the conversation: ${Date.now() - t} ms`);
+    const after = await step('Ctrl+Alt+R brought the Reins view back', () => watchSideBar(page, 'key', (s) => s !== 'none' && s !== 'blank', timeoutMs));
+    const frame = await step('Ctrl+Alt+R opened the conversation', () => frameIn(page, '.part.auxiliarybar', '#prompt-input', timeoutMs));
+    log(
+      `the secondary side bar after the workbench was drawn: ${JSON.stringify(seen)}; after Ctrl+Alt+R: ${JSON.stringify(after)}; Ctrl+Alt+R to the conversation: ${Date.now() - t} ms`,
+    );
+    log(`the conversation's webview, ms after Ctrl+Alt+R: ${JSON.stringify(await webviewTimes(frame, t))}`);
     await page.screenshot({ path: join(resultsDir, 'start-next-screen.png') });
   } finally {
     await browser.close();
   }
   stopped = await step('Ctrl-C stops npm start again', () => start.stop());
   checkStopped(start, stopped);
+}
+
+/** When the webview's document started, its scripts arrived and its DOM was ready, in ms after `since` (Date.now()). */
+function webviewTimes(frame, since) {
+  return frame
+    .evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const at = (ms) => Math.round(performance.timeOrigin + ms);
+      return {
+        start: at(0),
+        resources: performance.getEntriesByType('resource').map((e) => [e.name.split('/').pop(), at(e.startTime), at(e.responseEnd)]),
+        domContentLoaded: nav && at(nav.domContentLoadedEventEnd),
+      };
+    })
+    .then(
+      (t) => ({
+        start: t.start - since,
+        resources: t.resources.map(([name, a, b]) => [name, a - since, b - since]),
+        domContentLoaded: t.domContentLoaded && t.domContentLoaded - since,
+      }),
+      (err) => String(err),
+    );
 }
 
 /** Ctrl-C ended npm start, and what it said names only what it started. */
