@@ -121,13 +121,6 @@ async function watchSideBar(page, name, until, timeoutMs) {
     if (seen.at(-1)?.state !== state) {
       seen.push({ ms: Date.now() - t0, state });
       await page.screenshot({ path: join(resultsDir, `start-${name}-${seen.length}-${state}.png`) });
-      if (process.env.REINS_START_DUMP)
-        log(
-          `${state}: ${await page
-            .locator('.part.auxiliarybar')
-            .evaluate((e) => e.outerHTML.replace(/<svg.*?<\/svg>/g, '').slice(0, 3000))
-            .catch(() => '')}`,
-        );
     }
     if (until(state)) return seen;
     if (Date.now() - t0 > timeoutMs) throw new Error(`the secondary side bar showed ${JSON.stringify(seen)} within ${timeoutMs / 1000} s`);
