@@ -22,7 +22,7 @@ import { frameIn, freePort, launchBrowser, onCleanup, openWorkbench, runCommand,
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
-const log = (m) => console.log(`[start-smoke] ${m}`);
+const log = (m) => console.log(`[start-smoke] ${new Date().toISOString().slice(11, 23)} ${m}`);
 const step = stepper(log);
 /** What `npm start` may print before the address, at most (a first run prints one: the demo folder made). */
 const MAX_LINES_BEFORE_ADDRESS = 3;
@@ -89,12 +89,14 @@ async function startNpmStart({ home, port, timeoutMs }) {
 /**
  * What the secondary side bar shows a person now: 'welcome' (Choose an Agent and Try the Demo
  * visible), 'conversation' (the panel's input in it), 'empty' (a "Reins" title over an empty
- * body), 'blank' (drawn, with no title: VS Code has not read the extensions' views yet), or
- * 'none' (not drawn).
+ * body), 'blank' (drawn, with no title: VS Code has not read the extensions' views yet), 'other'
+ * (another container: VS Code's Chat, empty with AI off, with a Reins tab), or 'none' (not drawn).
  */
 async function sideBarShows(page) {
   const aux = page.locator('.part.auxiliarybar');
   if (!(await aux.isVisible().catch(() => false))) return 'none';
+  const active = await aux.getAttribute('data-active-composite').catch(() => null);
+  if (active && active !== 'workbench.view.extension.reins') return 'other';
   const buttons = await aux
     .locator('.welcome-view-content .monaco-button')
     .evaluateAll((els) => els.filter((e) => e.offsetParent !== null).map((e) => e.textContent.trim()))
@@ -180,6 +182,10 @@ export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
     // {"ms":1918,"state":"empty"}] within 30 s" (VS Code's Chat container, empty with AI off, under a "Reins" title).
     const first = await step('the welcome shows without a click', () => watchSideBar(page, 'first', (s) => s === 'welcome', 30_000));
     log(`the secondary side bar after the workbench was drawn: ${JSON.stringify(first)}`);
+    // Before Reins activates the side bar shows VS Code's default container ('other'); the Reins view, whenever it
+    // shows, has its welcome, drawn by the workbench from package.json (viewsWelcome) without waiting for Reins.
+    if (first.some((s) => s.state === 'empty'))
+      throw new Error(`the secondary side bar showed an empty Reins view before the welcome: ${JSON.stringify(first)}`);
     await page.screenshot({ path: join(resultsDir, 'start-first-screen.png') });
 
     const driven = await page.evaluate(() => typeof window.driver);
@@ -217,18 +223,54 @@ export async function runStartSmoke({ timeoutMs = 60_000 } = {}) {
     // As soon as the Reins view is drawn (its title; the extension host may still be starting): the
     // side bar hidden (VS Code's own Ctrl+Alt+B), and Reins' Ctrl+Alt+R brings the conversation back:
     // the agent chosen in the first run was kept, or it would bring the welcome.
-    const seen = await step('the Reins view is drawn again', () => watchSideBar(page, 'next', (s) => s !== 'none' && s !== 'blank', 30_000));
+    const seen = await step('the Reins view is drawn again', () => watchSideBar(page, 'next', (s) => !['none', 'blank', 'other'].includes(s), 30_000));
     await step('Ctrl+Alt+B hid the side bar', () => hideSideBar(page));
     const t = Date.now();
     await page.keyboard.press('Control+Alt+R');
-    await step('Ctrl+Alt+R opened the conversation', () => frameIn(page, '.part.auxiliarybar', '#prompt-input', timeoutMs));
-    log(`the secondary side bar after the workbench was drawn: ${JSON.stringify(seen)}; Ctrl+Alt+R to the conversation: ${Date.now() - t} ms`);
+    const after = await step('Ctrl+Alt+R brought the Reins view back', () =>
+      watchSideBar(page, 'key', (s) => !['none', 'blank', 'other'].includes(s), timeoutMs),
+    );
+    const frame = await step('Ctrl+Alt+R opened the conversation', () => frameIn(page, '.part.auxiliarybar', '#prompt-input', timeoutMs));
+    log(
+      `the secondary side bar after the workbench was drawn: ${JSON.stringify(seen)}; after Ctrl+Alt+R: ${JSON.stringify(after)}; Ctrl+Alt+R to the conversation: ${Date.now() - t} ms`,
+    );
+    log(`the conversation's webview, ms after Ctrl+Alt+R: ${JSON.stringify(await webviewTimes(frame, t))}`);
     await page.screenshot({ path: join(resultsDir, 'start-next-screen.png') });
   } finally {
     await browser.close();
   }
   stopped = await step('Ctrl-C stops npm start again', () => start.stop());
   checkStopped(start, stopped);
+}
+
+/**
+ * When the webview's outer frame (VS Code's webview host) and its document started, its scripts
+ * arrived and its DOM was ready, in ms after `since` (Date.now()).
+ */
+async function webviewTimes(frame, since) {
+  const outer = await frame
+    .parentFrame()
+    ?.evaluate(() => Math.round(performance.timeOrigin))
+    .catch(() => undefined);
+  return frame
+    .evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const at = (ms) => Math.round(performance.timeOrigin + ms);
+      return {
+        start: at(0),
+        resources: performance.getEntriesByType('resource').map((e) => [e.name.split('/').pop(), at(e.startTime), at(e.responseEnd)]),
+        domContentLoaded: nav && at(nav.domContentLoadedEventEnd),
+      };
+    })
+    .then(
+      (t) => ({
+        outerStart: outer && outer - since,
+        start: t.start - since,
+        resources: t.resources.map(([name, a, b]) => [name, a - since, b - since]),
+        domContentLoaded: t.domContentLoaded && t.domContentLoaded - since,
+      }),
+      (err) => String(err),
+    );
 }
 
 /** Ctrl-C ended npm start, and what it said names only what it started. */
