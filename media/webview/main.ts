@@ -119,7 +119,7 @@ function start(): void {
         if (message.folder) saveState({ folder: message.folder });
         // While a replay runs, its start is no place to settle at: the snapshot at its end settles.
         if (message.replaying) autoScroll.stick();
-        else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place);
+        else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place, !message.earlier);
         markPainted();
         break;
       }

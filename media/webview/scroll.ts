@@ -2,6 +2,7 @@
 // read, leave them there and offer a "jump to latest" button instead.
 import { el } from './dom';
 import { icon } from './icons';
+import { settledTop } from './scrollPlace';
 import { loadState, saveState, type ScrollState } from './vscodeApi';
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
@@ -20,8 +21,11 @@ export interface AutoScroll {
    * After the first snapshot of this document: back where the panel was scrolled before it
    * was hidden or the window reloaded (kept in the webview state), else `stick()`. `carried`:
    * the position the conversation had where it moved from (tab ⇄ view), instead.
+   * `holdsStart`: this document holds the conversation from its first entry, so a reader who was
+   * at the very top is put back there (a distance from the end would move them by whatever was
+   * added at the end since, such as a "Resumed the session" notice).
    */
-  settle(carried?: ScrollState): void;
+  settle(carried?: ScrollState, holdsStart?: boolean): void;
   /**
    * Where the reader is now, to settle() at after a snapshot that replaces the same
    * conversation; undefined while the place an earlier document left is still to be settled.
@@ -123,13 +127,13 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     lastHeight = scroller.scrollHeight;
   };
   jumpButton.addEventListener('click', stick);
-  const settle = (carried?: ScrollState): void => {
+  const settle = (carried?: ScrollState, holdsStart = false): void => {
     const saved = carried ?? earlier;
     earlier = undefined;
     if (!saved || saved.following) return stick();
     setFollowing(false);
     const max = scroller.scrollHeight - scroller.clientHeight;
-    scroller.scrollTop = carried?.fraction !== undefined ? carried.fraction * max : saved.fromEnd !== undefined ? max - saved.fromEnd : saved.top;
+    scroller.scrollTop = settledTop(saved, carried !== undefined, max, holdsStart, SLACK_PX);
     jumpButton.hidden = atBottom();
   };
 

@@ -1,0 +1,19 @@
+// Where a new document of the conversation is scrolled to, from the place a reader left (pure:
+// scroll.ts applies it). Kept apart so the rule is tested as a table without a DOM.
+import type { CarriedState } from '../../src/shared/messages';
+
+type ScrollState = NonNullable<CarriedState['scroll']>;
+
+/**
+ * `max`: the new document's scrollable height. `carried`: the place came with a move (tab ⇄
+ * view), so it is a fraction of a document of another width. `holdsStart`: the document holds
+ * the conversation from its first entry, so a reader who was at the very top (within `slack`)
+ * goes back there: a distance from the end would move them by whatever was added at the end
+ * since (a "Resumed the session" notice).
+ */
+export function settledTop(saved: ScrollState, carried: boolean, max: number, holdsStart: boolean, slack: number): number {
+  if (holdsStart && saved.top <= slack) return 0;
+  if (carried && saved.fraction !== undefined) return saved.fraction * max;
+  if (saved.fromEnd !== undefined) return max - saved.fromEnd;
+  return saved.top;
+}
