@@ -476,3 +476,10 @@ export function runStandalone(moduleUrl, name, run) {
     )
     .finally(() => cleanupAll());
 }
+
+/** Types `text` into the panel's input box in `frame` as a person would, and sends it with Enter. */
+export async function typePrompt(page, frame, text) {
+  await frame.locator('#prompt-input').focus();
+  await page.keyboard.type(text, { delay: 10 });
+  await page.keyboard.press('Enter');
+}

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { themeSteps } from './uiSmokeThemes.mjs';
-import { launchBrowser, openPanelSteps, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { launchBrowser, openPanelSteps, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl, typePrompt } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -119,12 +119,7 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
   const browser = await launchBrowser();
   const { page } = browser;
   let frame;
-  const sendPrompt = async (text) => {
-    const input = frame.locator('#prompt-input');
-    await input.focus();
-    await page.keyboard.type(text, { delay: 10 });
-    await page.keyboard.press('Enter');
-  };
+  const sendPrompt = (text) => typePrompt(page, frame, text);
   try {
     frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
 

@@ -32,6 +32,7 @@ import {
   startCodeServer,
   stepper,
   workbenchUrl,
+  typePrompt,
 } from './codeServer.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -155,12 +156,7 @@ export async function runFullOutputSmoke({ server, extensionDevelopmentPath = re
   const browser = await launchBrowser();
   const { page } = browser;
   let frame;
-  const sendPrompt = async (text) => {
-    const input = frame.locator('#prompt-input');
-    await input.focus();
-    await page.keyboard.type(text, { delay: 10 });
-    await page.keyboard.press('Enter');
-  };
+  const sendPrompt = (text) => typePrompt(page, frame, text);
   const logCard = () => frame.locator('.entry.tool', { hasText: 'Print the build log' });
   const termCard = () => frame.locator('.entry.tool', { hasText: 'Run the long command' });
   try {
