@@ -87,8 +87,8 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       [
         'model = "gpt-5.5"',
         'model_provider = "fake"',
-        'approval_policy = "untrusted"',
-        'sandbox_mode = "danger-full-access"',
+        'approval_policy = "on-request"',
+        'sandbox_mode = "read-only"',
         'check_for_update_on_startup = false',
         '',
         '[model_providers.fake]',
@@ -104,7 +104,9 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
         '',
       ].join('\n'),
     );
-    Object.assign(env, { CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'dummy', RUST_LOG: 'warn' });
+    mkdirSync(join(codexHome, 'rules'), { recursive: true });
+    writeFileSync(join(codexHome, 'rules', 'default.rules'), 'prefix_rule(pattern = ["sleep"], decision = "prompt", justification = "asked by the interop suite")\n');
+    Object.assign(env, { CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'dummy', RUST_LOG: 'warn', INITIAL_AGENT_MODE: 'read-only' });
   } else if (name === 'opencode') {
     // OpenAI-compatible Chat Completions; `ask` for edits and bash so permissions are requested.
     const dir = join(configHome, 'opencode');
