@@ -5,7 +5,9 @@ import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export type AgentName = 'codex' | 'opencode' | 'gemini' | 'claude' | 'pi';
+/** `claude-0.23`: claude-agent-acp 0.23.1, kept beside the newest for the one place it differs
+ *  on the wire (one turn behind after a cancel, claude.test.ts), which later versions fixed. */
+export type AgentName = 'codex' | 'opencode' | 'gemini' | 'claude' | 'claude-0.23' | 'pi' | 'copilot' | 'qwen';
 
 export interface AgentSetup {
   name: AgentName;
@@ -140,7 +142,7 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
     );
     setup.args = ['acp'];
     Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
-  } else if (name === 'claude') {
+  } else if (name === 'claude' || name === 'claude-0.23') {
     // Anthropic Messages API. Claude Code refuses to skip permissions as root unless it is told
     // it runs in a sandbox; the default permission mode asks before Bash and Write, which the
     // permission scenarios need. The rest turns off what would reach for the internet.
@@ -177,6 +179,30 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       PI_TELEMETRY: '0',
       npm_config_offline: 'true',
     });
+  } else if (name === 'copilot') {
+    // GitHub Copilot CLI without a GitHub sign-in: its own OpenAI-compatible provider variables
+    // (../shared/notes/real-agents.md), offline, no update check. Its default asks before shell
+    // commands and file writes.
+    setup.args = ['--acp'];
+    Object.assign(env, {
+      COPILOT_HOME: join(home, '.copilot'),
+      COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+      COPILOT_PROVIDER_API_KEY: 'dummy',
+      COPILOT_MODEL: 'fake-model',
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+    });
+  } else if (name === 'qwen') {
+    // Qwen Code (a gemini-cli fork) with an OpenAI-compatible provider (Chat Completions); the
+    // default approval mode asks before shell commands and file writes.
+    const dir = join(home, '.qwen');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({ general: { disableAutoUpdate: true, disableUpdateNag: true }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }, null, 2),
+    );
+    setup.args = ['--acp', '--auth-type', 'openai', '--openai-base-url', `${modelUrl}/v1`, '--openai-api-key', 'dummy', '-m', 'fake-model'];
+    Object.assign(env, { OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: `${modelUrl}/v1`, OPENAI_MODEL: 'fake-model' });
   } else {
     // Gemini API with a key from the environment; default approval mode asks before shell
     // commands and file writes. gemini relaunches itself as a child node process (bigger

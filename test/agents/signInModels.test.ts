@@ -20,11 +20,14 @@ import { nth } from '../support/helpers';
 
 /** The kinds of sign-in method each pinned agent advertises (versions.json), in its order. */
 const METHOD_KINDS: Record<AgentName, SignInMethod['type'][]> = {
-  codex: ['agent', 'env_var', 'env_var'],
+  codex: ['agent', 'agent', 'agent'],
   opencode: ['agent'],
   gemini: ['agent', 'agent', 'agent', 'agent'],
   claude: ['terminal'],
+  'claude-0.23': ['terminal'],
   pi: ['terminal'],
+  copilot: [],
+  qwen: [],
 };
 
 /** The agents whose model choice is a config option of category `model`. */
