@@ -75,8 +75,9 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   {
     agent: 'codex-acp',
     name: /codex/i,
-    seen: '0.16.0',
-    behaviour: 'Answers `cancelled` in milliseconds but leaves the cancelled command (`sleep 37`) running, and ignores stdin closing.',
+    seen: '0.16.0; 2.6.0 (`@agentclientprotocol/codex-acp`, Codex 0.166)',
+    behaviour:
+      'Answers `cancelled` in 4–23 ms but leaves the cancelled command (`sleep 37`) running (2.6.0: inside its `bwrap` sandbox), and ignores stdin closing. 2.6.0 advertises steering.',
     handling:
       "Finds that command below the agent by the tool call's `rawInput.command` and ends it (`reins.leftoverProcesses`); ends the agent with signals, not by closing stdin.",
     scenarios: ['tool-leftover'],
@@ -94,6 +95,16 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     scenarios: ['one-behind-after-cancel', 'one-behind-resend', 'one-behind-edits'],
     preset: 'claude',
     outOfStep: 'resend',
+  },
+  {
+    agent: 'claude-agent-acp (0.101)',
+    name: /claude-(agent|code)-acp/i,
+    version: /^0\.101\./,
+    seen: '0.101.0 (`@agentclientprotocol/claude-agent-acp`)',
+    behaviour:
+      'Answers `cancelled` in 11–44 ms, reports the running tool `failed` (`user-rejected`) and Claude Code ends it; the prompt after a cancel is answered in step. Starts one Claude Code process per session, in the `auto` permission mode unless the settings name another; advertises steering.',
+    handling: "Never takes its per-session process for a leftover; steers through `_session/steering`. No recovery needed after a stop.",
+    scenarios: ['own-session-process', 'steer-acp'],
   },
   {
     agent: 'gemini-cli',
@@ -143,8 +154,9 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   {
     agent: 'GitHub Copilot CLI (`copilot --acp`)',
     name: /copilot/i,
-    seen: '1.0.x measured; `end_turn` reported for other versions',
-    behaviour: 'Answers a cancel `cancelled` in 15–50 ms (measured); some versions are reported to answer a cancelled prompt `end_turn`.',
+    seen: '1.0.102 measured; `end_turn` reported for other versions',
+    behaviour:
+      'Answers a cancel `cancelled` in 13–17 ms (in a tool, a stalled stream or a pending permission) and has ended its tool by then; some versions are reported to answer a cancelled prompt `end_turn`. Writes files itself.',
     handling:
       "Any answer after the cancel confirms the stop, whatever its stop reason: the turn is stopped, never completed, and what the agent says after it is shown as the stopped turn's, labelled late.",
     scenarios: ['end-turn-after-cancel-late'],

@@ -62,7 +62,10 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
   const tmp = join(root, 'tmp');
   const configHome = join(home, '.config');
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    // The suite's own Node first: the agents' `#!/usr/bin/env node` then never depends on what
+    // else on PATH is called `node` (once, mid-run, a lookup failed with "Too many levels of
+    // symbolic links" while other work on the machine rewrote a PATH folder).
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
     HOME: home,
     USER: process.env.USER ?? 'root',
     TMPDIR: tmp,
@@ -145,7 +148,10 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
   } else if (name === 'claude' || name === 'claude-0.23') {
     // Anthropic Messages API. Claude Code refuses to skip permissions as root unless it is told
     // it runs in a sandbox; the default permission mode asks before Bash and Write, which the
-    // permission scenarios need. The rest turns off what would reach for the internet.
+    // permission scenarios need: later versions start in `auto` (a classifier approves) unless
+    // the user's settings name another default. The rest turns off what would reach for the internet.
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2));
     Object.assign(env, {
       ANTHROPIC_BASE_URL: modelUrl,
       ANTHROPIC_API_KEY: 'dummy',

@@ -9,7 +9,7 @@ import { recoverOutOfStep } from '../../src/runtime/outOfStepRecovery';
 import type { TurnResult } from '../../src/runtime/turnMachine';
 import { takeCheckpoint } from '../../src/undo/checkpoint/takeCheckpoint';
 import { assertAnsweredAfterStop, flaggedOutOfStep, taggedPrompt } from './afterStop';
-import { CLAUDE_LONG_COMMAND, PLAIN_ANSWER } from './fakeModel';
+import { GUARDED_LONG_COMMAND, PLAIN_ANSWER } from './fakeModel';
 import { approveAll, finish, measured, model, selectedAgents, sleepsOf, startAgent, useRealAgents, type Live } from './harness';
 import { sleep, waitFor } from '../support/helpers';
 
@@ -128,7 +128,7 @@ for (const name of selectedAgents(['claude', 'claude-0.23'])) {
     const l = await startAgent('claude-0.23', {
       beforeStart: (setup) => {
         mkdirSync(join(setup.cwd, '.claude'), { recursive: true });
-        writeFileSync(join(setup.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [`Bash(${CLAUDE_LONG_COMMAND})`] } }));
+        writeFileSync(join(setup.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [`Bash(${GUARDED_LONG_COMMAND})`] } }));
       },
     });
     const { rt, setup } = l;

@@ -16,7 +16,7 @@ import { readChat, readResponses, streamChat, streamResponses } from './wireOpen
 import { geminiUnary, readGemini, streamGemini } from './wireGemini';
 import { anthropicUnary, countTokens, readAnthropic, streamAnthropic } from './wireAnthropic';
 
-export { CLAUDE_LONG_COMMAND, DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './modelPlan';
+export { GUARDED_LONG_COMMAND, DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './modelPlan';
 
 interface FakeModelRequest {
   at: number;

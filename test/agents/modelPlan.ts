@@ -13,8 +13,8 @@ export const PLAIN_ANSWER = 'pong from the fake model';
 export const DONE_ANSWER = 'done';
 export const EDIT_CONTENT = 'hello from the fake model\n';
 export const LONG_COMMAND = 'sleep 37';
-/** The same command as Claude Code's Bash is asked for (see shellCall). */
-export const CLAUDE_LONG_COMMAND = `command ${LONG_COMMAND}`;
+/** The same command, as agents that block a foreground `sleep N` are asked for it (see shellCall). */
+export const GUARDED_LONG_COMMAND = `command ${LONG_COMMAND}`;
 
 export interface PlanOptions {
   slowChunks?: number;
@@ -99,12 +99,14 @@ function shellCall(tools: string[]): Plan {
   if (tools.includes('exec_command')) return { kind: 'tool', name: 'exec_command', args: { cmd: LONG_COMMAND } };
   if (tools.includes('shell_command')) return { kind: 'tool', name: 'shell_command', args: { command: LONG_COMMAND } };
   if (tools.includes('shell')) return { kind: 'tool', name: 'shell', args: { command: ['bash', '-lc', LONG_COMMAND] } };
-  if (tools.includes('run_shell_command')) return { kind: 'tool', name: 'run_shell_command', args: { command: LONG_COMMAND, description: 'wait a while' } };
-  // Claude Code (2.x) blocks a command whose first part is a foreground `sleep N` ("standalone
-  // sleep 37", it tells the model to run it in the background instead), which would end the turn
-  // before any tool runs. Through bash's `command` builtin the same `sleep 37` process runs (its
+  // gemini's and Qwen Code's; Qwen Code 0.24 blocks a foreground sleep as Claude Code does (below).
+  if (tools.includes('run_shell_command'))
+    return { kind: 'tool', name: 'run_shell_command', args: { command: GUARDED_LONG_COMMAND, description: 'wait a while' } };
+  // Claude Code (2.x) and Qwen Code (0.24) block a command whose first part is a foreground
+  // `sleep N` ("Blocked: standalone sleep 37", telling the model to run it in the background),
+  // which would end the turn before any tool runs. Through bash's `command` builtin the same `sleep 37` process runs (its
   // command line is still `sleep 37`), asked for and approved like any other command.
-  if (tools.includes('Bash')) return { kind: 'tool', name: 'Bash', args: { command: CLAUDE_LONG_COMMAND, description: 'wait a while' } };
+  if (tools.includes('Bash')) return { kind: 'tool', name: 'Bash', args: { command: GUARDED_LONG_COMMAND, description: 'wait a while' } };
   // opencode's and Copilot CLI's `bash` (Copilot's also takes a mode: wait for it here).
   if (tools.includes('bash')) return { kind: 'tool', name: 'bash', args: { command: LONG_COMMAND, description: 'wait a while', mode: 'sync', initial_wait: 60 } };
   return text(`no shell tool offered (tools: ${tools.join(',')})`, 0);

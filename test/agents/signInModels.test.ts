@@ -26,8 +26,9 @@ const METHOD_KINDS: Record<AgentName, SignInMethod['type'][]> = {
   claude: ['terminal'],
   'claude-0.23': ['terminal'],
   pi: ['terminal'],
-  copilot: [],
-  qwen: [],
+  // Both describe a terminal login only in `_meta` (no `type`): Reins reads them as `agent`.
+  copilot: ['agent'],
+  qwen: ['agent'],
 };
 
 /** The agents whose model choice is a config option of category `model`. */
