@@ -103,7 +103,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     seen: '0.101.0 (`@agentclientprotocol/claude-agent-acp`)',
     behaviour:
       'Answers `cancelled` in 11–44 ms, reports the running tool `failed` (`user-rejected`) and Claude Code ends it; the prompt after a cancel is answered in step. Starts one Claude Code process per session, in the `auto` permission mode unless the settings name another; advertises steering.',
-    handling: "Never takes its per-session process for a leftover; steers through `_session/steering`. No recovery needed after a stop.",
+    handling: 'Never takes its per-session process for a leftover; steers through `_session/steering`. No recovery needed after a stop.',
     scenarios: ['own-session-process', 'steer-acp'],
   },
   {
@@ -144,7 +144,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   },
   {
     agent: 'any agent that advertises steering',
-    seen: 'claude-agent-acp and codex-acp in later versions than those pinned here',
+    seen: 'codex-acp 2.6.0 and claude-agent-acp 0.101.0 (measured: a steer into a running `sleep 37` turn delivered)',
     behaviour:
       'Says `_meta.steering.supported: true` (or names a method in `_meta.steering.method`) in its `initialize` answer, and takes `_session/steering` into the running turn.',
     handling:

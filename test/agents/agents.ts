@@ -110,7 +110,10 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       ].join('\n'),
     );
     mkdirSync(join(codexHome, 'rules'), { recursive: true });
-    writeFileSync(join(codexHome, 'rules', 'default.rules'), 'prefix_rule(pattern = ["sleep"], decision = "prompt", justification = "asked by the interop suite")\n');
+    writeFileSync(
+      join(codexHome, 'rules', 'default.rules'),
+      'prefix_rule(pattern = ["sleep"], decision = "prompt", justification = "asked by the interop suite")\n',
+    );
     Object.assign(env, { CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'dummy', RUST_LOG: 'warn', INITIAL_AGENT_MODE: 'read-only' });
   } else if (name === 'opencode') {
     // OpenAI-compatible Chat Completions; `ask` for edits and bash so permissions are requested.
@@ -199,15 +202,40 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       COPILOT_AUTO_UPDATE: 'false',
     });
   } else if (name === 'qwen') {
-    // Qwen Code (a gemini-cli fork) with an OpenAI-compatible provider (Chat Completions); the
-    // default approval mode asks before shell commands and file writes.
+    // Qwen Code (a gemini-cli fork) with an OpenAI-compatible provider (Chat Completions). Its
+    // `default` approval mode asks before shell commands and file writes; 0.24 starts in another
+    // (it wrote a file unasked, and offers "Switch to Default Mode" in its permission requests).
     const dir = join(home, '.qwen');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
       join(dir, 'settings.json'),
-      JSON.stringify({ general: { disableAutoUpdate: true, disableUpdateNag: true }, privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false } }, null, 2),
+      JSON.stringify(
+        {
+          general: { disableAutoUpdate: true, disableUpdateNag: true },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          // Two, so that there is another model to pick (signInModels.test.ts).
+          modelProviders: {
+            openai: ['fake-model', 'fake-model-2'].map((id) => ({ id, name: id, baseUrl: `${modelUrl}/v1`, envKey: 'OPENAI_API_KEY' })),
+          },
+        },
+        null,
+        2,
+      ),
     );
-    setup.args = ['--acp', '--auth-type', 'openai', '--openai-base-url', `${modelUrl}/v1`, '--openai-api-key', 'dummy', '-m', 'fake-model'];
+    setup.args = [
+      '--acp',
+      '--approval-mode',
+      'default',
+      '--auth-type',
+      'openai',
+      '--openai-base-url',
+      `${modelUrl}/v1`,
+      '--openai-api-key',
+      'dummy',
+      '-m',
+      'fake-model',
+    ];
     Object.assign(env, { OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: `${modelUrl}/v1`, OPENAI_MODEL: 'fake-model' });
   } else {
     // Gemini API with a key from the environment; default approval mode asks before shell

@@ -108,7 +108,8 @@ function shellCall(tools: string[]): Plan {
   // command line is still `sleep 37`), asked for and approved like any other command.
   if (tools.includes('Bash')) return { kind: 'tool', name: 'Bash', args: { command: GUARDED_LONG_COMMAND, description: 'wait a while' } };
   // opencode's and Copilot CLI's `bash` (Copilot's also takes a mode: wait for it here).
-  if (tools.includes('bash')) return { kind: 'tool', name: 'bash', args: { command: LONG_COMMAND, description: 'wait a while', mode: 'sync', initial_wait: 60 } };
+  if (tools.includes('bash'))
+    return { kind: 'tool', name: 'bash', args: { command: LONG_COMMAND, description: 'wait a while', mode: 'sync', initial_wait: 60 } };
   return text(`no shell tool offered (tools: ${tools.join(',')})`, 0);
 }
 

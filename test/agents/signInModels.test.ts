@@ -23,7 +23,7 @@ const METHOD_KINDS: Record<AgentName, SignInMethod['type'][]> = {
   codex: ['agent', 'agent', 'agent'],
   opencode: ['agent'],
   gemini: ['agent', 'agent', 'agent', 'agent'],
-  claude: ['terminal'],
+  claude: ['terminal', 'terminal'],
   'claude-0.23': ['terminal'],
   pi: ['terminal'],
   // Both describe a terminal login only in `_meta` (no `type`): Reins reads them as `agent`.
@@ -32,15 +32,20 @@ const METHOD_KINDS: Record<AgentName, SignInMethod['type'][]> = {
 };
 
 /** The agents whose model choice is a config option of category `model`. */
-const OFFERS_MODEL_OPTION = new Set<AgentName>(['codex', 'opencode', 'claude', 'pi']);
+const OFFERS_MODEL_OPTION = new Set<AgentName>(['codex', 'opencode', 'claude', 'claude-0.23', 'pi', 'qwen']);
 
 /**
  * Whether the model API was asked for the model the user picked: the same name without the
- * provider prefix and the variant suffix (`fake/fake-model-2` → `fake-model-2`), or, for an
+ * provider prefix and the variant or auth-type suffix (`fake/fake-model-2`, `fake-model-2(openai)` →
+ * `fake-model-2`), or, for an
  * alias, a name that has it as one of its parts (claude's `opus[1m]` → `claude-opus-4-6`).
  */
 function servesPick(pick: string, asked: string): boolean {
-  const base = pick.replace(/\[[^\]]*\]$/, '').replace(/^[\w.-]+\//, '');
+  // Qwen Code's values end in the auth type: `fake-model-2(openai)`.
+  const base = pick
+    .replace(/\[[^\]]*\]$/, '')
+    .replace(/\([\w-]+\)$/, '')
+    .replace(/^[\w.-]+\//, '');
   return asked === base || asked.split('-').includes(base);
 }
 
