@@ -67,15 +67,18 @@ function pickOther(choices: ConfigChoice[], askedBefore: string): ConfigChoice |
   );
 }
 
-/** The models the fake API was asked for by the main (not side) requests of one prompt. */
+/** The models the fake API was asked for by the main (not side) requests of one prompt, told by its tag. */
 async function modelsAskedFor(l: Live, tag: string): Promise<string[]> {
   const before = model().requests.length;
   const result = await l.rt.turns.prompt(`PLAIN tag=${tag}`);
   assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
   assert.ok(l.chunks.join('').includes(PLAIN_ANSWER), 'the answer arrived');
+  // This prompt's own requests (its tag): codex 2.6.0 makes tool-less requests of its own for the
+  // turn before (one with the old model, one with `gpt-5.6-luna`) that arrive after that turn's
+  // answer, so by time alone they counted as this prompt's ("asked for [gpt-5.5, gpt-5.6-luna, …]").
   const asked = model()
     .requests.slice(before)
-    .filter((r) => !r.side)
+    .filter((r) => !r.side && r.tag === tag)
     .map((r) => r.model ?? '(none)');
   assert.ok(asked.length > 0, 'a request to the model API');
   return asked;
