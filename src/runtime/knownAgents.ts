@@ -77,7 +77,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     name: /codex/i,
     seen: '0.16.0; 2.6.0 (`@agentclientprotocol/codex-acp`, Codex 0.166)',
     behaviour:
-      'Answers `cancelled` in 4–33 ms (2.6.0: 15–33, in a tool, a stalled stream or with a permission pending) but leaves the cancelled command (`sleep 37`) running (2.6.0: inside its `bwrap` sandbox) and never ends its tool call; ignores stdin closing. 2.6.0 advertises steering.',
+      'Answers `cancelled` in 4–37 ms (2.6.0: 13–37, in a tool, a stalled stream or with a permission pending) but leaves the cancelled command (`sleep 37`) running (2.6.0: inside its `bwrap` sandbox) and never ends its tool call; ignores stdin closing. 2.6.0 advertises steering.',
     handling:
       "Finds that command below the agent by the tool call's `rawInput.command` and ends it (`reins.leftoverProcesses`); ends the agent with signals, not by closing stdin.",
     scenarios: ['tool-leftover'],
@@ -102,7 +102,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     version: /^0\.101\./,
     seen: '0.101.0 (`@agentclientprotocol/claude-agent-acp`)',
     behaviour:
-      'Answers `cancelled` in 5–112 ms, reports the running tool `failed` (`user-rejected`), and Claude Code has ended it 2–18 ms after the answer; the prompt after a cancel is answered in step. Starts one Claude Code process per session, in the `auto` permission mode unless the settings name another; advertises steering.',
+      'Answers `cancelled` in 3–112 ms, reports the running tool `failed` (`user-rejected`), and Claude Code has ended it 2–18 ms after the answer; the prompt after a cancel is answered in step. Starts one Claude Code process per session, in the `auto` permission mode unless the settings name another; advertises steering.',
     handling: 'Never takes its per-session process for a leftover; steers through `_session/steering`. No recovery needed after a stop.',
     scenarios: ['own-session-process', 'steer-acp'],
   },
@@ -111,7 +111,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     name: /gemini/i,
     seen: '0.61.0',
     behaviour:
-      'Answers `cancelled` in 2–93 ms and has ended its tool 2–5 ms after the answer (reported `completed`, "Command cancelled by user."). Never answers the prompt while a permission request is unanswered.',
+      'Answers `cancelled` in 2–100 ms and has ended its tool 2–5 ms after the answer (reported `completed`, "Command cancelled by user."). Never answers the prompt while a permission request is unanswered.',
     handling: 'Answers every pending permission `cancelled` before it cancels.',
     scenarios: ['permission-pending'],
     preset: 'gemini',
@@ -140,7 +140,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     agent: 'pi-acp',
     name: /pi-acp/i,
     seen: '0.0.34',
-    behaviour: 'Answers `cancelled` in 24–96 ms and pi has ended its tool 2–18 ms after the answer. Talks to its own `pi` child for the whole session.',
+    behaviour: 'Answers `cancelled` in 8–96 ms and pi has ended its tool 2–18 ms after the answer. Talks to its own `pi` child for the whole session.',
     handling: 'Never takes `pi` for a leftover.',
     scenarios: ['own-session-process'],
     preset: 'pi',
