@@ -91,6 +91,17 @@ export const PRESETS: readonly Preset[] = [
     homepage: 'https://github.com/QwenLM/qwen-code',
   },
   {
+    name: 'copilot',
+    title: 'GitHub Copilot CLI',
+    command: 'copilot',
+    args: ['--acp'],
+    npx: ['-y', '@github/copilot'],
+    npmPackage: '@github/copilot',
+    install: 'npm install -g @github/copilot',
+    homepage: 'https://github.com/github/copilot-cli',
+    requirement: 'needs a GitHub account with Copilot',
+  },
+  {
     name: 'pi',
     title: 'pi (pi-acp)',
     command: 'pi-acp',

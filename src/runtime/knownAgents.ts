@@ -157,6 +157,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   {
     agent: 'GitHub Copilot CLI (`copilot --acp`)',
     name: /copilot/i,
+    preset: 'copilot',
     seen: '1.0.102 measured; `end_turn` reported for other versions',
     behaviour:
       'Answers a cancel `cancelled` in 11–26 ms (in a tool, a stalled stream or with a permission pending) and has ended its tool 4–6 ms after the answer; some versions are reported to answer a cancelled prompt `end_turn`. Writes files itself.',
