@@ -77,7 +77,9 @@ export async function benchWebviewOutput(runs: number): Promise<void> {
     for (let i = 0; i < runs; i++) {
       const run = await runOnce(lib);
       results.push(run);
-      console.log(`    run ${i + 1}: ${run.map((s, c) => `${nth(CASES, c, 'cases').name}: ${(s.ms / 1000).toFixed(1)} s, frame gaps ${fmt(gaps(s.window.frames))}`).join('; ')}`);
+      console.log(
+        `    run ${i + 1}: ${run.map((s, c) => `${nth(CASES, c, 'cases').name}: ${(s.ms / 1000).toFixed(1)} s, frame gaps ${fmt(gaps(s.window.frames))}`).join('; ')}`,
+      );
     }
   } finally {
     await lib.cleanupAll();
@@ -157,7 +159,17 @@ function report(runs: Seen[][]): void {
   for (let c = 1; c < CASES.length; c++) {
     const seen = of(c);
     const p99s = seen.map(p99);
-    const medianRun = nth(seen, p99s.indexOf(nth([...p99s].sort((a, b) => a - b), Math.floor((p99s.length - 1) / 2), 'p99s')), 'runs');
+    const medianRun = nth(
+      seen,
+      p99s.indexOf(
+        nth(
+          [...p99s].sort((a, b) => a - b),
+          Math.floor((p99s.length - 1) / 2),
+          'p99s',
+        ),
+      ),
+      'runs',
+    );
     const name = nth(CASES, c, 'cases').name;
     record({
       name: `webview output: frame gaps, ${name}`,
