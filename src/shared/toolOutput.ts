@@ -45,7 +45,7 @@ export function cutLabel(left: number | undefined, of: 'text' | 'terminal'): str
 }
 
 /** "12.3 KB" for what the card leaves out: `size` characters of a text, or bytes of a terminal's output. */
-export function sizeLabel(size: number, unit: 'characters' | 'bytes' = 'characters'): string {
+function sizeLabel(size: number, unit: 'characters' | 'bytes' = 'characters'): string {
   if (size < 1000) return `${size} ${size === 1 ? unit.slice(0, -1) : unit}`;
   if (size < 1_000_000) return `${(size / 1000).toFixed(1)} KB`;
   return `${(size / 1_000_000).toFixed(1)} MB`;
