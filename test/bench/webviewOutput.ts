@@ -10,13 +10,14 @@
 // (rAF, p50 / p99 / max) and the longest task (a 4 ms timer's lateness), each stall over 50 ms
 // split into the renderer's main thread running and waiting for a core (schedStall.ts); at its
 // end, what the card holds (its text's length) and what its cut line says was left out.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 import { collectHeap, fmt, gaps, openProbedPanel, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
+import { cpuBetween, formatCpu, sampleCpu } from './procCpu';
 import { sampleRenderers, shareOf, type SchedSampler, type StallShare } from './schedStall';
 import { nth } from '../support/helpers';
 
@@ -73,6 +74,16 @@ interface Seen {
   cut: string;
   /** Each stall over 50 ms, split into the renderer's main thread running and waiting for a core. */
   shares: StallShare[];
+  /** The bench's processes' CPU over the turn, and how many cores the whole machine kept busy. */
+  cpu: string;
+  busyCores: number;
+}
+
+/** Busy and total CPU time of the whole machine so far (/proc/stat, clock ticks). */
+function machineTicks(): { busy: number; total: number } {
+  const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
 }
 
 export async function benchWebviewOutput(runs: number): Promise<void> {
@@ -83,9 +94,12 @@ export async function benchWebviewOutput(runs: number): Promise<void> {
     for (let i = 0; i < runs; i++) {
       const run = await runOnce(lib);
       results.push(run);
-      console.log(
-        `    run ${i + 1}: ${run.map((s, c) => `${nth(CASES, c, 'cases').name}: ${(s.ms / 1000).toFixed(1)} s, frame gaps ${fmt(gaps(s.window.frames))}`).join('; ')}`,
-      );
+      for (const [c, s] of run.entries()) {
+        const busy = `the machine ${s.busyCores.toFixed(1)} of ${os.cpus().length} cores busy`;
+        console.log(
+          `    run ${i + 1}, ${nth(CASES, c, 'cases').name}: ${(s.ms / 1000).toFixed(1)} s, frame gaps ${fmt(gaps(s.window.frames))}; ${busy}; ${s.cpu}`,
+        );
+      }
     }
   } finally {
     await lib.cleanupAll();
@@ -94,7 +108,7 @@ export async function benchWebviewOutput(runs: number): Promise<void> {
 }
 
 async function runOnce(lib: CodeServerLib): Promise<Seen[]> {
-  const scratch = mkdtempSync(path.join(tmpdir(), 'reins-bench-output-'));
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'reins-bench-output-'));
   const workspace = path.join(scratch, 'ws');
   cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
   const scenario = path.join(scratch, 'scenario.json');
@@ -123,15 +137,20 @@ async function runOnce(lib: CodeServerLib): Promise<Seen[]> {
       await collectHeap(browser, frame);
       await page.waitForTimeout(300);
       await frame.evaluate(RESET);
+      const cpuBefore = sampleCpu();
+      const machineBefore = machineTicks();
       const t0 = Date.now();
       await input.press('Enter');
       await waitForAnswer(page, frame, `done-${i}`);
       const ms = Date.now() - t0 - QUIET_MS;
+      const machine = machineTicks();
+      const busyCores = ((machine.busy - machineBefore.busy) / Math.max(1, machine.total - machineBefore.total)) * os.cpus().length;
+      const cpu = formatCpu(cpuBetween(cpuBefore, sampleCpu()), (Date.now() - t0) / 1000);
       const window = await frame.evaluate<Window>(READ);
       const card = await frame.evaluate<{ chars: number; cut: string }>(
         `(() => { const cards = document.querySelectorAll('.entry.tool'); const c = cards[cards.length - 1]; const out = c?.querySelector('.tool-terminal, .tool-detail'); return { chars: out?.textContent.length ?? -1, cut: c?.querySelector('.tool-output-cut')?.textContent ?? '' }; })()`,
       );
-      if (i > 0) seen.push({ window, ms, cardChars: card.chars, cut: card.cut, shares: [] });
+      if (i > 0) seen.push({ window, ms, cardChars: card.chars, cut: card.cut, shares: [], cpu, busyCores });
     }
     const samples = sched.stop();
     for (const s of seen) s.shares = shareOf(samples, origin, s.window.stalls);
@@ -194,12 +213,18 @@ function report(runs: Seen[][]): void {
     );
     record({
       name: `webview output: frame gaps, ${name(c)}`,
-      reins: `p99 median ${median(p99s).toFixed(1)} ms (runs: ${each(p99s)}); the median run: ${fmt(gaps(medianRun.window.frames))} over ${(medianRun.ms / 1000).toFixed(1)} s; longest task ${each(seen.map(longest))}; the stall that ran most: ${ranText(seen)}`,
-      baseline: `${name(0)}: p99 ${each(baseline.map(p99))}; longest task ${each(baseline.map(longest))}; the stall that ran most: ${ranText(baseline)}`,
+      reins: `p99 median ${median(p99s).toFixed(1)} ms (runs: ${each(p99s)}); the median run: ${fmt(gaps(medianRun.window.frames))} over ${(medianRun.ms / 1000).toFixed(1)} s; longest task ${each(seen.map(longest))}; the stall that ran most: ${ranText(seen)}; busy cores ${each(
+        seen.map((x) => x.busyCores),
+        '',
+      )}`,
+      baseline: `${name(0)}: p99 ${each(baseline.map(p99))}; longest task ${each(baseline.map(longest))}; the stall that ran most: ${ranText(baseline)}; busy cores ${each(
+        baseline.map((x) => x.busyCores),
+        '',
+      )}`,
       ratio: median(p99s) / baseP99,
       target: `median run's p99 ≤ ${GAP_P99_MAX_MS} ms`,
       pass: median(p99s) <= GAP_P99_MAX_MS,
-      note: `rAF gaps from Enter to the answer's end (the output's card completed, then ${QUIET_MS} ms without a change); longest task: a 4 ms timer's lateness (info); each stall over 50 ms split into the renderer's main thread running and waiting for a core (schedStall.ts)`,
+      note: `rAF gaps from Enter to the answer's end (the output's card completed, then ${QUIET_MS} ms without a change); longest task: a 4 ms timer's lateness (info); each stall over 50 ms split into the renderer's main thread running and waiting for a core (schedStall.ts); busy cores: the whole machine's over the turn (/proc/stat), whatever else ran on it`,
     });
   }
   const lastOf = (c: number) => nth(of(c), runs.length - 1, 'runs');
