@@ -262,6 +262,18 @@ describe('long lines through the reader', () => {
     );
   });
 
+  it('at the default threshold: a 2 MiB line in 64 KiB writes is the message JSON.parse gives; a broken one is skipped, shown by its first 120 characters', () => {
+    const text = JSON.stringify({ jsonrpc: '2.0', method: 'session/update', params: { content: 'é — x\n'.repeat(300_000) } });
+    const bytes = Buffer.from(`${text}\n${text.slice(0, -1)}\n{"jsonrpc":"2.0","method":"after"}\n`, 'utf8');
+    const reads: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += 65_536) reads.push(bytes.subarray(i, i + 65_536));
+    const got = read(reads, undefined);
+    assert.equal(got.messages.length, 2);
+    assert.ok(sameJson(got.messages[0], JSON.parse(text)), 'the long message');
+    assert.equal((got.messages[1] as { method?: string }).method, 'after');
+    assert.deepEqual(got.skipped, [text.slice(0, 120)]);
+  });
+
   it('a byte-order mark before a long first line is dropped, as before a short one', () => {
     const line = Buffer.from(`\ufeff{"jsonrpc":"2.0","method":"m","params":{"t":"${'x'.repeat(100)}"}}\n`, 'utf8');
     const oneByOne = [...line].map((b) => Buffer.from([b]));
