@@ -1,9 +1,9 @@
 // A JSON value parsed as its line arrives, for lines too long to hold whole. JSON.parse needs the
 // line as one string: for a 16 MiB message that is its bytes, the decoded line and the parsed
 // value at once, and text outside Latin-1 is two bytes a character in both strings (5× the
-// message). Here the bytes of each read are parsed and let go before the next read comes: a long
-// string value is decoded and unescaped one read at a time, its pieces joined as they come (V8
-// keeps the join as a rope until the text is first read), so the peak is about the value itself.
+// message). Here the reads are parsed as they come and let go: a long string value is decoded and
+// unescaped in pieces of a few reads each, the pieces joined as they come (V8 keeps the join as a
+// rope until the text is first read), so the peak is about the value itself.
 // The result is the value JSON.parse would give for the same bytes (what NdjsonMessageReader
 // gives on the short path: decoded as UTF-8 with replacement characters, the same escapes and
 // the same invalid input refused); only the error messages differ.
@@ -117,7 +117,7 @@ export class LongLineParser {
     this.pieceBytes = options.pieceBytes ?? PIECE_BYTES;
   }
 
-  /** The next bytes of the line (without its newline). The parser keeps none of `chunk`. */
+  /** The next bytes of the line (without its newline). Kept only until the piece they belong to is decoded. */
   feed(chunk: Uint8Array): void {
     // A read larger than a pipe's is taken in steps, so that each step's garbage stays small.
     for (let at = 0; at < chunk.byteLength; at += this.stepBytes) this.step(chunk.subarray(at, at + this.stepBytes));
