@@ -14,6 +14,8 @@ import { lostQueue } from './busyModel';
 import { joinGivenBack } from '../../src/shared/givenBack';
 
 function start(): void {
+  // Where a panel's first paint goes (the bench reads these marks: test/bench/longOpen.ts).
+  performance.mark('reins:start');
   const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
   app.id = 'app';
 
@@ -102,6 +104,7 @@ function start(): void {
   function handle(message: HostToWebview): void {
     switch (message.type) {
       case 'snapshot': {
+        if (!painted) performance.mark('reins:snapshot-received');
         // A queue this panel showed under an extension host a reload ended: its prompts back in the box.
         const lost = lostQueue(loadState().seenQueue ?? {}, message.host);
         if (message.host) {
@@ -120,6 +123,7 @@ function start(): void {
         // While a replay runs, its start is no place to settle at: the snapshot at its end settles.
         if (message.replaying) autoScroll.stick();
         else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place, !message.earlier);
+        if (!painted) performance.mark('reins:snapshot-applied');
         markPainted();
         break;
       }

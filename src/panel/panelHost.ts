@@ -115,9 +115,9 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       conversation.onDidChange(() => this.onStatusChange()),
       conversation.transcript.onOp((op) => this.sender.onOp(op)),
       conversation.transcript.onReplay((on) => {
-        if (on || !this.ready) return;
-        this.outbox.clear(); // the snapshot supersedes what was queued before the replay
-        this.sender.replayEnded();
+        if (on) return this.sender.replayStarted();
+        if (this.ready) this.outbox.clear(); // the snapshot supersedes what was queued before the replay
+        this.sender.replayEnded(this.ready);
       }),
       conversation.input.onReturn((given) => {
         if (this.ready) {

@@ -16,7 +16,16 @@ export interface Opened {
   frame: Frame;
   firstPaint: number;
   interactive: number;
+  /** Where the first paint went: the panel's marks and its bundle's load, ms from the document's start. */
+  steps: string;
 }
+
+/** The panel's marks (main.ts) and its script's and stylesheet's loads, as `name at` pairs. */
+const STEPS = `(() => {
+  const at = (n) => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime.toFixed(0) : '-'; };
+  const res = performance.getEntriesByType('resource').filter((r) => /webview\\.(js|css)/.test(r.name)).map((r) => (r.name.endsWith('.js') ? 'js ' : 'css ') + r.startTime.toFixed(0) + '-' + r.responseEnd.toFixed(0));
+  return [...res, 'start ' + at('reins:start'), 'received ' + at('reins:snapshot-received'), 'applied ' + at('reins:snapshot-applied'), 'painted ' + at('reins:snapshot-painted')].join(', ');
+})()`;
 
 /** The webview frame holding `selector`, looked for every POLL_MS (codeServer.mjs's findWebviewFrame waits 500 ms between looks). */
 export async function findFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame> {
@@ -53,7 +62,9 @@ export async function reopen(lib: CodeServerLib, page: Page, marker: string): Pr
   const frame = await findFrame(page, '#prompt-input', 120_000);
   const interactive = await waitFor(page, frame, lastAgentHas(marker), 180_000, 'the newest entry after opening');
   const firstPaint = await frame.evaluate<number>(`(performance.getEntriesByName('reins:snapshot-painted')[0] || { startTime: NaN }).startTime`);
-  return { frame, firstPaint, interactive };
+  const steps = await frame.evaluate<string>(STEPS);
+  console.log(`      opened: ${steps}; interactive ${interactive.toFixed(0)}`);
+  return { frame, firstPaint, interactive, steps };
 }
 
 export interface Opens {

@@ -22,7 +22,7 @@ import { percentile, record } from './harness';
 import { emptyFile, endMarker, writeSession, type WrittenSession } from './longSession';
 import { benchExtensions, findFrame, lastAgentHas, openFloor, reopenMedian, runsOf, waitFor } from './longOpen';
 import { collectHeap, fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
-import { traced } from './trace';
+import { LIGHT_CATEGORIES, traced } from './trace';
 
 // The targets.
 const FIRST_PAINT_MS = 200;
@@ -207,7 +207,7 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       'reins.openIn': 'editor',
     }),
   );
-  const trace = (name: string) => <T>(work: () => Promise<T>) => traced(browserRef!, name, work);
+  const trace = (name: string) => <T>(work: () => Promise<T>) => traced(browserRef!, name, work, LIGHT_CATEGORIES);
   let browserRef: Parameters<typeof traced>[0] | undefined;
   try {
     const opened = await openProbedPanel(lib, workspace, benchExtensions(scratch));
