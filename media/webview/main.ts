@@ -55,6 +55,8 @@ function start(): void {
     transcriptEl,
     { post, focusComposer: () => composerRef?.focus(), isTyping: () => composerRef?.isTyping() ?? false },
     () => {
+      // A place settled at before the snapshot was drawn whole (or its older pages came): put right.
+      autoScroll.keep(transcript.drawing, transcript.earlierLeft > 0);
       // Whenever the conversation is empty (after New Session too), notices or not.
       const hide = transcript.size > 0 || !status;
       if (empty.el.hidden === hide) return;
@@ -123,6 +125,7 @@ function start(): void {
         // While a replay runs, its start is no place to settle at: the snapshot at its end settles.
         if (message.replaying) autoScroll.stick();
         else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place, !message.earlier);
+        autoScroll.keep(transcript.drawing, transcript.earlierLeft > 0);
         if (!painted) performance.mark('reins:snapshot-applied');
         markPainted();
         break;

@@ -34,6 +34,8 @@ export class TranscriptView {
   /** Permission requests shown inside a tool card: request id → that card's view. */
   private readonly nestedIn = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
+  /** The snapshot's views still being drawn (a long answer takes several frames). */
+  private fromSnapshot = new Set<EntryView>();
   /** Applies what came and draws the batched appends, once per animation frame (frameFlush.ts). */
   private readonly flushes = new FrameFlush(() => this.flush());
   /** Closed groups, readied in idle time (groupWarmer.ts says why). */
@@ -88,6 +90,16 @@ export class TranscriptView {
   }
 
   /** Entries of the conversation itself: Reins' own notices do not count (the empty state shows beside them). */
+  /** Whether the last snapshot's entries are still being drawn: the document's height is not final yet. */
+  get drawing(): boolean {
+    return this.fromSnapshot.size > 0;
+  }
+
+  /** Entries of the conversation before the first one this panel holds (they come in pages). */
+  get earlierLeft(): number {
+    return this.earlier.remaining;
+  }
+
   get size(): number {
     let n = 0;
     for (const view of this.views.values()) if (view.kind !== 'notice') n++;
@@ -111,6 +123,7 @@ export class TranscriptView {
     for (const entry of entries) this.insert(entry, true);
     // A snapshot's answers are whole, except the last one while its turn still runs.
     if (!this.busy) this.completeLast();
+    this.fromSnapshot = new Set(this.dirty);
     this.firstId = entries[0]?.id;
     this.earlier.set(earlier);
     this.onChange();
@@ -344,6 +357,7 @@ export class TranscriptView {
     const views = [...this.dirty];
     this.dirty.clear();
     for (const view of views) if (view.flush?.() === true) this.dirty.add(view);
+    for (const view of this.fromSnapshot) if (!this.dirty.has(view)) this.fromSnapshot.delete(view);
     if (this.dirty.size > 0)
       this.flushes.schedule(); // a long answer goes on next frame
     else if (this.announcePending) this.announceOnce();

@@ -10,6 +10,14 @@ import type { TranscriptEntry } from '../shared/messages';
 const PAGE_CHARS = 200_000;
 /** Entries a page carries at most: each costs the webview a view and its DOM. */
 const PAGE_ENTRIES = 60;
+/**
+ * A snapshot's page: about what fills a panel (an answer and the cards before it), since the
+ * webview draws all of it before its first paint and the older pages come right after. With the
+ * whole 200,000 characters (two turns of the long bench's session) a panel's first paint took
+ * 230–360 ms, 100 ms of it drawing entries out of sight.
+ */
+export const FIRST_PAGE_CHARS = 30_000;
+export const FIRST_PAGE_ENTRIES = 20;
 
 /** What one entry costs to post, about: its JSON's length. */
 export function entryChars(entry: TranscriptEntry): number {

@@ -10,7 +10,7 @@
 // the long bench). Pure: no `vscode`.
 import type { Transcript, TranscriptOp } from '../runtime/transcript';
 import type { HostToWebview, PanelStatus, TranscriptEntry } from '../shared/messages';
-import { pageStart, ShownPages } from './transcriptPages';
+import { FIRST_PAGE_CHARS, FIRST_PAGE_ENTRIES, pageStart, ShownPages } from './transcriptPages';
 
 type Source = Pick<Transcript, 'length' | 'slice' | 'indexOf' | 'replaying'>;
 
@@ -38,7 +38,7 @@ export class TranscriptSender {
   newestPage(): NewestPage {
     // The page before the replay: the webview asks for nothing before it (the replay's end replaces it).
     if (this.transcript.replaying && this.held) return { entries: this.held.entries, earlier: 0 };
-    const from = this.pageBefore(this.transcript.length);
+    const from = this.pageBefore(this.transcript.length, FIRST_PAGE_CHARS, FIRST_PAGE_ENTRIES);
     this.pages.shownFrom(from);
     const page: NewestPage = { entries: this.transcript.slice(from), earlier: from };
     return this.transcript.replaying ? { ...page, replaying: true } : page;
@@ -68,6 +68,7 @@ export class TranscriptSender {
 
   /** A replay begins (before the transcript is cleared for it): what there is now is kept to show meanwhile. */
   replayStarted(): void {
+    // A whole page, not a first one: nothing older can come until the replay ends, and the reader's place must be in it.
     const from = this.pageBefore(this.transcript.length);
     this.held = this.transcript.length > 0 ? { entries: this.transcript.slice(from), earlier: from } : undefined;
   }
@@ -80,7 +81,7 @@ export class TranscriptSender {
     this.post({ type: 'snapshot', status: this.status(), entries, earlier, keepPlace: true });
   }
 
-  private pageBefore(end: number): number {
-    return pageStart((i) => this.transcript.slice(i, i + 1)[0]!, end);
+  private pageBefore(end: number, maxChars?: number, maxEntries?: number): number {
+    return pageStart((i) => this.transcript.slice(i, i + 1)[0]!, end, maxChars, maxEntries);
   }
 }
