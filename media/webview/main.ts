@@ -9,7 +9,7 @@ import { createSessionBar } from './sessionBar';
 import { busyText, statusLine } from './statusModel';
 import { createAutoScroll } from './scroll';
 import { TranscriptView } from './transcript';
-import { loadState, post, saveState } from './vscodeApi';
+import { listen, loadState, post, saveState } from './vscodeApi';
 import { lostQueue } from './busyModel';
 import { joinGivenBack } from '../../src/shared/givenBack';
 
@@ -107,6 +107,8 @@ function start(): void {
     switch (message.type) {
       case 'snapshot': {
         if (!painted) performance.mark('reins:snapshot-received');
+        // Each snapshot, for the bench's account of a reload (a replay's comes at its end).
+        performance.mark('reins:snapshot', { detail: { entries: message.entries.length, earlier: message.earlier, replaying: message.replaying, keepPlace: message.keepPlace } });
         // A queue this panel showed under an extension host a reload ended: its prompts back in the box.
         const lost = lostQueue(loadState().seenQueue ?? {}, message.host);
         if (message.host) {
@@ -182,9 +184,8 @@ function start(): void {
     requestAnimationFrame(() => setTimeout(() => performance.mark('reins:snapshot-painted'), 0));
   }
 
-  window.addEventListener('message', (event: MessageEvent<HostToWebview>) => handleOne(event.data));
-
-  post({ type: 'ready' });
+  // Unless the page's first script said it already (vscodeApi.ts listen).
+  if (!listen((message) => handleOne(message as HostToWebview))) post({ type: 'ready' });
 }
 
 // The host may load this script in <head>, before #app exists.

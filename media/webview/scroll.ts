@@ -2,7 +2,7 @@
 // read, leave them there and offer a "jump to latest" button instead.
 import { el } from './dom';
 import { icon } from './icons';
-import { settledTop } from './scrollPlace';
+import { settledTop, stillSettling } from './scrollPlace';
 import { loadState, saveState, type ScrollState } from './vscodeApi';
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
@@ -159,9 +159,7 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   const keep = (drawing: boolean, earlierLeft: boolean): void => {
     if (!pending) return;
     toPending();
-    const fromEnd = pending.saved.fromEnd;
-    const reached = fromEnd === undefined || scroller.scrollHeight - scroller.clientHeight >= fromEnd;
-    if (!drawing && (reached || !earlierLeft)) pending = undefined;
+    if (!stillSettling(pending.saved, scroller.scrollHeight - scroller.clientHeight, drawing, earlierLeft)) pending = undefined;
   };
 
   const place = (): ScrollState | undefined => {

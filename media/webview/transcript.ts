@@ -23,6 +23,12 @@ const MAX_ANNOUNCED_CHARS = 4000;
  * checked every one of them in every frame, and a long transcript scrolled worse than without.
  */
 const GROUP_SIZE = 50;
+/**
+ * A snapshot's entries are drawn whole before its first paint, as far as this goes (newest
+ * first: the reader is at the end); a long answer drawn a budget a frame showed its start and
+ * grew below the reader for frames after. The page is small (transcriptPages.ts FIRST_PAGE_CHARS).
+ */
+const SNAPSHOT_DRAW_MS = 50;
 
 export class TranscriptView {
   /** One view per entry id, in the transcript's order (announce() reads it so). */
@@ -123,6 +129,12 @@ export class TranscriptView {
     for (const entry of entries) this.insert(entry, true);
     // A snapshot's answers are whole, except the last one while its turn still runs.
     if (!this.busy) this.completeLast();
+    const until = performance.now() + SNAPSHOT_DRAW_MS;
+    for (const view of [...this.dirty].reverse()) {
+      let more: boolean | void = true;
+      while (more === true && performance.now() < until) more = view.flush?.();
+      if (more !== true) this.dirty.delete(view);
+    }
     this.fromSnapshot = new Set(this.dirty);
     this.firstId = entries[0]?.id;
     this.earlier.set(earlier);

@@ -6,8 +6,12 @@
 // first paint; a page costs what a short conversation does. Pure: no `vscode`.
 import type { TranscriptEntry } from '../shared/messages';
 
-/** Characters (of JSON) a page carries at most; a single larger entry is a page of its own. */
-const PAGE_CHARS = 200_000;
+/**
+ * Characters (of JSON) a page carries at most; a single larger entry is a page of its own. The
+ * webview draws a page in one frame: 200,000 took it 100 ms and more, which held the panel just
+ * after its first paint (interactive 500–1100 ms in the long bench once the first page was small).
+ */
+const PAGE_CHARS = 60_000;
 /** Entries a page carries at most: each costs the webview a view and its DOM. */
 const PAGE_ENTRIES = 60;
 /**

@@ -171,6 +171,10 @@ async function reload(lib: Lib, page: Page, frame: Frame, marker: string): Promi
     }
     await page.waitForTimeout(20);
   }
+  const snapshots = await next.evaluate<string>(
+    `performance.getEntriesByName('reins:snapshot').map((m) => m.startTime.toFixed(0) + ' ' + JSON.stringify(m.detail)).join('; ')`,
+  );
+  console.log(`    reload: snapshots ${snapshots}; at the end ${JSON.stringify(last)}`);
   await next.evaluate(`(() => { const i = document.querySelector('#prompt-input'); i.value = ''; i.dispatchEvent(new Event('input')); })()`);
   return { back, transcriptAt: at.transcript, draftAt: at.draft, placeAt: at.place, draft: last.draft, scrollOff: last.off };
 }
