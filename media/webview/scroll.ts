@@ -116,6 +116,10 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     () => {
       const top = scroller.scrollTop;
       const height = scroller.scrollHeight;
+      // On the way to a place (keep()): the document is being drawn or filled in, and one that
+      // does not fill the panel yet is "at the bottom" without anyone following it (a reload's
+      // first page of one small notice became following, and the reader ended at the end).
+      if (pending) return void ((lastTop = top), (lastHeight = height));
       const byUser = pointerHeld || performance.now() < handUntil || height === lastHeight;
       setFollowing(top < lastTop && byUser ? atBottom() : following || atBottom());
       lastTop = top;

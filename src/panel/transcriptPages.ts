@@ -33,12 +33,14 @@ export function entryChars(entry: TranscriptEntry): number {
  * at least one (so that paging always moves). `at(i)` gives entry i (the transcript's own, not
  * copied: only the page's entries are looked at).
  */
-export function pageStart(at: (i: number) => TranscriptEntry, end: number, maxChars = PAGE_CHARS, maxEntries = PAGE_ENTRIES): number {
+export function pageStart(at: (i: number) => TranscriptEntry, end: number, maxChars = PAGE_CHARS, maxEntries = PAGE_ENTRIES, fill = false): number {
   let start = end;
   let chars = 0;
   while (start > 0 && end - start < maxEntries) {
     const size = entryChars(at(start - 1));
-    if (start < end && chars + size > maxChars) break;
+    // `fill` (a snapshot's first page): the entry that crosses the bound comes too, so that a
+    // small notice after a long answer is not a page of its own, with nothing to fill the panel.
+    if (start < end && (fill ? chars >= maxChars : chars + size > maxChars)) break;
     chars += size;
     start--;
   }

@@ -38,7 +38,7 @@ export class TranscriptSender {
   newestPage(): NewestPage {
     // The page before the replay: the webview asks for nothing before it (the replay's end replaces it).
     if (this.transcript.replaying && this.held) return { entries: this.held.entries, earlier: 0 };
-    const from = this.pageBefore(this.transcript.length, FIRST_PAGE_CHARS, FIRST_PAGE_ENTRIES);
+    const from = pageStart((i) => this.transcript.slice(i, i + 1)[0]!, this.transcript.length, FIRST_PAGE_CHARS, FIRST_PAGE_ENTRIES, true);
     this.pages.shownFrom(from);
     const page: NewestPage = { entries: this.transcript.slice(from), earlier: from };
     return this.transcript.replaying ? { ...page, replaying: true } : page;
@@ -81,7 +81,7 @@ export class TranscriptSender {
     this.post({ type: 'snapshot', status: this.status(), entries, earlier, keepPlace: true });
   }
 
-  private pageBefore(end: number, maxChars?: number, maxEntries?: number): number {
-    return pageStart((i) => this.transcript.slice(i, i + 1)[0]!, end, maxChars, maxEntries);
+  private pageBefore(end: number): number {
+    return pageStart((i) => this.transcript.slice(i, i + 1)[0]!, end);
   }
 }
