@@ -108,7 +108,9 @@ function start(): void {
       case 'snapshot': {
         if (!painted) performance.mark('reins:snapshot-received');
         // Each snapshot, for the bench's account of a reload (a replay's comes at its end).
-        performance.mark('reins:snapshot', { detail: { entries: message.entries.length, earlier: message.earlier, replaying: message.replaying, keepPlace: message.keepPlace } });
+        performance.mark('reins:snapshot', {
+          detail: { entries: message.entries.length, earlier: message.earlier, replaying: message.replaying, keepPlace: message.keepPlace },
+        });
         // A queue this panel showed under an extension host a reload ended: its prompts back in the box.
         const lost = lostQueue(loadState().seenQueue ?? {}, message.host);
         if (message.host) {

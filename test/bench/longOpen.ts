@@ -55,7 +55,7 @@ export const lastAgentHas = (marker: string) =>
   `(() => { const e = [...document.querySelectorAll('#transcript .entry.agent')].pop(); return !!e && e.textContent.includes(${JSON.stringify(marker)}); })()`;
 
 /** Closes the panel and opens it again; times from the new webview document's start. */
-export async function reopen(lib: CodeServerLib, page: Page, marker: string): Promise<Opened> {
+async function reopen(lib: CodeServerLib, page: Page, marker: string): Promise<Opened> {
   await lib.runCommand(page, 'View: Close All Editors', 60_000);
   await page.waitForTimeout(1_000);
   await lib.runCommand(page, 'Reins: Open Agent Panel', 60_000);
@@ -76,7 +76,13 @@ export interface Opens {
 }
 
 /** `n` opens of the panel, their medians (one open is one sample of a machine shared with others). */
-export async function reopenMedian(lib: CodeServerLib, page: Page, marker: string, n: number, traced: (i: number, open: () => Promise<Opened>) => Promise<Opened>): Promise<Opens> {
+export async function reopenMedian(
+  lib: CodeServerLib,
+  page: Page,
+  marker: string,
+  n: number,
+  traced: (i: number, open: () => Promise<Opened>) => Promise<Opened>,
+): Promise<Opens> {
   const runs: Opened[] = [];
   for (let i = 0; i < n; i++) runs.push(await traced(i, () => reopen(lib, page, marker)));
   return { runs, firstPaint: median(runs.map((r) => r.firstPaint)), interactive: median(runs.map((r) => r.interactive)), frame: runs[runs.length - 1]!.frame };

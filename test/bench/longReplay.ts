@@ -211,7 +211,10 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       'reins.openIn': 'editor',
     }),
   );
-  const trace = (name: string) => <T>(work: () => Promise<T>) => traced(browserRef!, name, work, LIGHT_CATEGORIES);
+  const trace =
+    (name: string) =>
+    <T>(work: () => Promise<T>) =>
+      traced(browserRef!, name, work, LIGHT_CATEGORIES);
   let browserRef: Parameters<typeof traced>[0] | undefined;
   try {
     const opened = await openProbedPanel(lib, workspace, benchExtensions(scratch));
@@ -222,7 +225,9 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
 
     // The baseline: the short session, loaded, opened again, streamed into.
     const shortLoadMs = await loadSession(lib, page, frame, short);
-    const shortOpen = await reopenMedian(lib, page, endMarker(short.turns - 1), OPENS, (i, open) => (i === OPENS - 1 ? trace('long-open-short')(open) : open()));
+    const shortOpen = await reopenMedian(lib, page, endMarker(short.turns - 1), OPENS, (i, open) =>
+      i === OPENS - 1 ? trace('long-open-short')(open) : open(),
+    );
     frame = shortOpen.frame;
     await frame.evaluate(PROBE);
     const shortStreams = await streams(page, frame, STREAMS, 1);
@@ -235,7 +240,9 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       console.log(`    empty webview: not measured (${String(err)})`);
       return { runs: [], firstFrame: NaN, painted: NaN };
     });
-    console.log(`    empty webview: first frame ${floor.runs.map((r) => r.firstFrame.toFixed(0)).join(' / ')} ms, a message drawn ${floor.runs.map((r) => r.painted.toFixed(0)).join(' / ')} ms`);
+    console.log(
+      `    empty webview: first frame ${floor.runs.map((r) => r.firstFrame.toFixed(0)).join(' / ')} ms, a message drawn ${floor.runs.map((r) => r.painted.toFixed(0)).join(' / ')} ms`,
+    );
     await lib.runCommand(page, 'Reins: Open Agent Panel', 60_000);
     frame = await findFrame(page, '#prompt-input', 120_000);
 
