@@ -33,6 +33,9 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   private disposed = false;
   /** The user closed the panel: VS Code disposed it already. */
   private panelGone = false;
+  private sentFirst: () => void = () => undefined;
+  /** Resolves once this panel's document has had its first snapshot (panelSerializer.ts waits for it). */
+  readonly firstSnapshot = new Promise<void>((resolve) => (this.sentFirst = resolve));
 
   /** A new editor tab. `carried`: the draft and scroll position of the place it moved from. */
   static create<C extends PanelConversation>(
@@ -180,6 +183,7 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
           carried,
           host: HOST_ID,
         });
+        this.sentFirst();
         return;
       }
       case 'earlier': {
