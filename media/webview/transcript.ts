@@ -95,7 +95,6 @@ export class TranscriptView {
     root.after(this.announcer);
   }
 
-  /** Entries of the conversation itself: Reins' own notices do not count (the empty state shows beside them). */
   /** Whether the last snapshot's entries are still being drawn: the document's height is not final yet. */
   get drawing(): boolean {
     return this.fromSnapshot.size > 0;
@@ -106,6 +105,7 @@ export class TranscriptView {
     return this.earlier.remaining;
   }
 
+  /** Entries of the conversation itself: Reins' own notices do not count (the empty state shows beside them). */
   get size(): number {
     let n = 0;
     for (const view of this.views.values()) if (view.kind !== 'notice') n++;
