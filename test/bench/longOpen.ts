@@ -61,7 +61,9 @@ async function reopen(lib: CodeServerLib, page: Page, marker: string): Promise<O
   await lib.runCommand(page, 'Reins: Open Agent Panel', 60_000);
   const frame = await findFrame(page, '#prompt-input', 120_000);
   const interactive = await waitFor(page, frame, lastAgentHas(marker), 180_000, 'the newest entry after opening');
-  const firstPaint = await frame.evaluate<number>(`(performance.getEntriesByName('reins:snapshot-painted')[0] || { startTime: NaN }).startTime`);
+  // The mark comes a frame after the snapshot, which may be after the newest entry was seen (a run read NaN).
+  await waitFor(page, frame, `performance.getEntriesByName('reins:snapshot-painted').length > 0`, 60_000, 'the first paint mark');
+  const firstPaint = await frame.evaluate<number>(`performance.getEntriesByName('reins:snapshot-painted')[0].startTime`);
   const steps = await frame.evaluate<string>(STEPS);
   console.log(`      opened: ${steps}; interactive ${interactive.toFixed(0)}`);
   return { frame, firstPaint, interactive, steps };
