@@ -59,6 +59,9 @@ const builds = [
   },
   {
     ...common,
+    // Minified in every build, as packaged: the panel's document compiles it before its first
+    // paint (628 KiB unminified, 292 KiB minified); the linked source map keeps it readable.
+    minify: true,
     entryPoints: { webview: 'media/webview/main.ts' },
     outdir: 'dist',
     platform: 'browser',

@@ -9,11 +9,13 @@ import { createSessionBar } from './sessionBar';
 import { busyText, statusLine } from './statusModel';
 import { createAutoScroll } from './scroll';
 import { TranscriptView } from './transcript';
-import { loadState, post, saveState } from './vscodeApi';
+import { listen, loadState, post, saveState } from './vscodeApi';
 import { lostQueue } from './busyModel';
 import { joinGivenBack } from '../../src/shared/givenBack';
 
 function start(): void {
+  // Where a panel's first paint goes (the bench reads these marks: test/bench/longOpen.ts).
+  performance.mark('reins:start');
   const app = document.getElementById('app') ?? document.body.appendChild(el('div'));
   app.id = 'app';
 
@@ -53,6 +55,8 @@ function start(): void {
     transcriptEl,
     { post, focusComposer: () => composerRef?.focus(), isTyping: () => composerRef?.isTyping() ?? false },
     () => {
+      // A place settled at before the snapshot was drawn whole (or its older pages came): put right.
+      autoScroll.keep(transcript.drawing, transcript.earlierLeft > 0);
       // Whenever the conversation is empty (after New Session too), notices or not.
       const hide = transcript.size > 0 || !status;
       if (empty.el.hidden === hide) return;
@@ -102,6 +106,11 @@ function start(): void {
   function handle(message: HostToWebview): void {
     switch (message.type) {
       case 'snapshot': {
+        if (!painted) performance.mark('reins:snapshot-received');
+        // Each snapshot, for the bench's account of a reload (a replay's comes at its end).
+        performance.mark('reins:snapshot', {
+          detail: { entries: message.entries.length, earlier: message.earlier, replaying: message.replaying, keepPlace: message.keepPlace },
+        });
         // A queue this panel showed under an extension host a reload ended: its prompts back in the box.
         const lost = lostQueue(loadState().seenQueue ?? {}, message.host);
         if (message.host) {
@@ -120,6 +129,8 @@ function start(): void {
         // While a replay runs, its start is no place to settle at: the snapshot at its end settles.
         if (message.replaying) autoScroll.stick();
         else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place, !message.earlier);
+        autoScroll.keep(transcript.drawing, transcript.earlierLeft > 0);
+        if (!painted) performance.mark('reins:snapshot-applied');
         markPainted();
         break;
       }
@@ -175,9 +186,8 @@ function start(): void {
     requestAnimationFrame(() => setTimeout(() => performance.mark('reins:snapshot-painted'), 0));
   }
 
-  window.addEventListener('message', (event: MessageEvent<HostToWebview>) => handleOne(event.data));
-
-  post({ type: 'ready' });
+  // Unless the page's first script said it already (vscodeApi.ts listen).
+  if (!listen((message) => handleOne(message as HostToWebview))) post({ type: 'ready' });
 }
 
 // The host may load this script in <head>, before #app exists.

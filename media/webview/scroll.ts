@@ -2,7 +2,7 @@
 // read, leave them there and offer a "jump to latest" button instead.
 import { el } from './dom';
 import { icon } from './icons';
-import { settledTop } from './scrollPlace';
+import { settledTop, stillSettling } from './scrollPlace';
 import { loadState, saveState, type ScrollState } from './vscodeApi';
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
@@ -31,6 +31,13 @@ export interface AutoScroll {
    * conversation; undefined while the place an earlier document left is still to be settled.
    */
   place(): ScrollState | undefined;
+  /**
+   * After each change of the transcript: a place settled at that the document could not show yet
+   * is put right again. `drawing`: the snapshot's entries are still being drawn (a long answer
+   * takes several frames, and grows below the reader); `earlierLeft`: older entries are still to
+   * come (the place may lie in them). Kept until neither holds, or the user scrolls.
+   */
+  keep(drawing: boolean, earlierLeft: boolean): void;
 }
 
 export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): AutoScroll {
@@ -87,13 +94,18 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   let lastHeight = scroller.scrollHeight;
   let handUntil = 0;
   let pointerHeld = false;
+  /** A place settle() could not show yet (keep() says when it can). */
+  let pending: { saved: ScrollState; carried: boolean; holdsStart: boolean } | undefined;
   const hand = (): void => {
     handUntil = performance.now() + HAND_MS;
+    pending = undefined; // the user scrolls: their place from now on
   };
   for (const type of ['wheel', 'touchmove', 'keydown'] as const) scroller.addEventListener(type, hand, { passive: true });
   // The scrollbar is the scroller's own: a press on it has the scroller as its target.
   scroller.addEventListener('pointerdown', (event) => {
-    if (event.target === scroller) pointerHeld = true;
+    if (event.target !== scroller) return;
+    pointerHeld = true;
+    pending = undefined;
   });
   window.addEventListener('pointerup', () => {
     if (pointerHeld) hand();
@@ -104,6 +116,10 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     () => {
       const top = scroller.scrollTop;
       const height = scroller.scrollHeight;
+      // On the way to a place (keep()): the document is being drawn or filled in, and one that
+      // does not fill the panel yet is "at the bottom" without anyone following it (a reload's
+      // first page of one small notice became following, and the reader ended at the end).
+      if (pending) return void ((lastTop = top), (lastHeight = height));
       const byUser = pointerHeld || performance.now() < handUntil || height === lastHeight;
       setFollowing(top < lastTop && byUser ? atBottom() : following || atBottom());
       lastTop = top;
@@ -121,6 +137,7 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     lastHeight = scroller.scrollHeight;
   };
   const stick = (): void => {
+    pending = undefined;
     setFollowing(true);
     jumpButton.hidden = true;
     toEnd();
@@ -132,13 +149,27 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     earlier = undefined;
     if (!saved || saved.following) return stick();
     setFollowing(false);
+    pending = { saved, carried: carried !== undefined, holdsStart };
+    toPending();
+  };
+  const toPending = (): void => {
+    if (!pending) return;
     const max = scroller.scrollHeight - scroller.clientHeight;
-    scroller.scrollTop = settledTop(saved, carried !== undefined, max, holdsStart, SLACK_PX);
+    scroller.scrollTop = settledTop(pending.saved, pending.carried, max, pending.holdsStart, SLACK_PX);
+    lastTop = scroller.scrollTop;
+    lastHeight = scroller.scrollHeight;
     jumpButton.hidden = atBottom();
+  };
+  const keep = (drawing: boolean, earlierLeft: boolean): void => {
+    if (!pending) return;
+    toPending();
+    if (!stillSettling(pending.saved, scroller.scrollHeight - scroller.clientHeight, drawing, earlierLeft)) pending = undefined;
   };
 
   const place = (): ScrollState | undefined => {
     if (earlier) return undefined;
+    // Still on its way to a place: that place, not the one the drawing left the reader at.
+    if (pending) return pending.saved;
     const max = scroller.scrollHeight - scroller.clientHeight;
     return { top: scroller.scrollTop, following, fromEnd: max - scroller.scrollTop };
   };
@@ -149,5 +180,5 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   new ResizeObserver(follow).observe(content);
   new ResizeObserver(follow).observe(scroller);
 
-  return { jumpButton, follow, stick, settle, place };
+  return { jumpButton, follow, stick, settle, place, keep };
 }

@@ -17,3 +17,13 @@ export function settledTop(saved: ScrollState, carried: boolean, max: number, ho
   if (saved.fromEnd !== undefined) return max - saved.fromEnd;
   return saved.top;
 }
+
+/**
+ * Whether a place settled at must be put right again after the next change: the snapshot's
+ * entries are still being drawn (`drawing`: the document grows below the reader), or the place
+ * is further from the end than the document reaches and older entries are still to come.
+ */
+export function stillSettling(saved: ScrollState, max: number, drawing: boolean, earlierLeft: boolean): boolean {
+  const reached = saved.fromEnd === undefined || max >= saved.fromEnd;
+  return drawing || (!reached && earlierLeft);
+}

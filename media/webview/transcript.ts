@@ -23,6 +23,12 @@ const MAX_ANNOUNCED_CHARS = 4000;
  * checked every one of them in every frame, and a long transcript scrolled worse than without.
  */
 const GROUP_SIZE = 50;
+/**
+ * A snapshot's entries are drawn whole before its first paint, as far as this goes (newest
+ * first: the reader is at the end); a long answer drawn a budget a frame showed its start and
+ * grew below the reader for frames after. The page is small (transcriptPages.ts FIRST_PAGE_CHARS).
+ */
+const SNAPSHOT_DRAW_MS = 50;
 
 export class TranscriptView {
   /** One view per entry id, in the transcript's order (announce() reads it so). */
@@ -34,6 +40,8 @@ export class TranscriptView {
   /** Permission requests shown inside a tool card: request id → that card's view. */
   private readonly nestedIn = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
+  /** The snapshot's views still being drawn (a long answer takes several frames). */
+  private fromSnapshot = new Set<EntryView>();
   /** Applies what came and draws the batched appends, once per animation frame (frameFlush.ts). */
   private readonly flushes = new FrameFlush(() => this.flush());
   /** Closed groups, readied in idle time (groupWarmer.ts says why). */
@@ -87,6 +95,16 @@ export class TranscriptView {
     root.after(this.announcer);
   }
 
+  /** Whether the last snapshot's entries are still being drawn: the document's height is not final yet. */
+  get drawing(): boolean {
+    return this.fromSnapshot.size > 0;
+  }
+
+  /** Entries of the conversation before the first one this panel holds (they come in pages). */
+  get earlierLeft(): number {
+    return this.earlier.remaining;
+  }
+
   /** Entries of the conversation itself: Reins' own notices do not count (the empty state shows beside them). */
   get size(): number {
     let n = 0;
@@ -111,6 +129,13 @@ export class TranscriptView {
     for (const entry of entries) this.insert(entry, true);
     // A snapshot's answers are whole, except the last one while its turn still runs.
     if (!this.busy) this.completeLast();
+    const until = performance.now() + SNAPSHOT_DRAW_MS;
+    for (const view of [...this.dirty].reverse()) {
+      let more: boolean | void = true;
+      while (more === true && performance.now() < until) more = view.flush?.();
+      if (more !== true) this.dirty.delete(view);
+    }
+    this.fromSnapshot = new Set(this.dirty);
     this.firstId = entries[0]?.id;
     this.earlier.set(earlier);
     this.onChange();
@@ -344,6 +369,7 @@ export class TranscriptView {
     const views = [...this.dirty];
     this.dirty.clear();
     for (const view of views) if (view.flush?.() === true) this.dirty.add(view);
+    for (const view of this.fromSnapshot) if (!this.dirty.has(view)) this.fromSnapshot.delete(view);
     if (this.dirty.size > 0)
       this.flushes.schedule(); // a long answer goes on next frame
     else if (this.announcePending) this.announceOnce();

@@ -11,8 +11,32 @@ interface VsCodeApi {
 
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/**
+ * The page's first script (src/panel/panelHost.ts BOOT): it took the API, said `ready` and kept
+ * what the host posted meanwhile, so that the snapshot comes while this bundle loads.
+ */
+interface Boot {
+  api: VsCodeApi;
+  early: unknown[];
+  stop(): void;
+}
+const boot = (globalThis as { reinsBoot?: Boot }).reinsBoot;
+
 // VS Code allows acquireVsCodeApi() once per document: every module shares this one.
-const api = acquireVsCodeApi();
+const api = boot?.api ?? acquireVsCodeApi();
+
+/**
+ * From now on the host's messages go to `handle`: first those the page's first script kept, in
+ * order. Returns whether that script said `ready` already (else the caller says it).
+ */
+export function listen(handle: (message: unknown) => void): boolean {
+  window.addEventListener('message', (event: MessageEvent<unknown>) => handle(event.data));
+  if (!boot) return false;
+  // In this one task: no message is handled twice or out of order.
+  boot.stop();
+  for (const message of boot.early.splice(0)) handle(message);
+  return true;
+}
 
 export function post(message: WebviewToHost): void {
   api.postMessage(message);

@@ -24,7 +24,16 @@ export function revivePanel(reins: Conversations, panel: vscode.WebviewPanel, st
     return Promise.resolve();
   }
   const host = reins.openPanel(folder, panel);
-  // As Open Agent Panel does: the agent starts, and with it the folder's session reopens.
-  if (host && vscode.workspace.isTrusted) void host.conversation.ensureAgent();
+  // As Open Agent Panel does: the agent starts, and with it the folder's session reopens; once
+  // the panel has shown the kept conversation. A replay started beside the new document kept the
+  // extension host parsing it while the document waited for its snapshot (the 500-turn session's
+  // reload: the first snapshot 1,030 ms after the document's start). A tab out of sight has no
+  // document yet: its agent starts after AGENT_WAIT_MS all the same.
+  if (host && vscode.workspace.isTrusted) {
+    void Promise.race([host.firstSnapshot, new Promise((resolve) => setTimeout(resolve, AGENT_WAIT_MS))]).then(() => host.conversation.ensureAgent());
+  }
   return Promise.resolve();
 }
+
+/** The longest a restored panel's agent waits for the panel's first snapshot. */
+const AGENT_WAIT_MS = 1_500;

@@ -34,8 +34,12 @@ export class SaveSchedule {
     private readonly timers: SaveTimers = realTimers,
   ) {}
 
-  /** A change: the write is due within the change's interval (an earlier due time stands). */
-  changed(op: TranscriptOp): void {
+  /**
+   * A change: the write is due within the change's interval (an earlier due time stands). A
+   * turn's end is due as a new entry is: its answer's last text was only streamed, and a reload
+   * within 10 s of it (the long bench's, 6 s after) brought the answer back without its end.
+   */
+  changed(op: TranscriptOp | { type: 'turn-ended' }): void {
     const delay = op.type === 'append' ? STREAMING_SAVE_INTERVAL_MS : SAVE_INTERVAL_MS;
     const due = this.timers.now() + delay;
     if (this.timer !== undefined && this.due <= due) return;

@@ -104,6 +104,7 @@ export class SessionKeeper implements vscode.Disposable {
         if (rt.session.id && this.keepsOwnList(rt)) void this.store.remember(rt.name, rt.session.id);
       }),
     );
+    d.add(rt.turns.onTurnEnded(() => this.saves.changed({ type: 'turn-ended' })));
     d.add(rt.onExit(({ requested }) => !requested && this.onCrash(rt)));
     // A load the exit ended says no onOpened: its replay is over all the same.
     d.add(rt.onExit(() => this.folder.transcript.setReplaying(false)));

@@ -124,7 +124,7 @@ const OWN_SITE_ENDPOINT = `(() => {
 })()`;
 
 /** code-server and Chromium with the Reins panel opened on `workspace` as a user would, the probe in its frame. */
-export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
+export async function openProbedPanel(lib: CodeServerLib, workspace: string, extensionDevelopmentPath = repo) {
   const server = await lib.startCodeServer({ folder: workspace });
   // performance.memory as it is, not rounded: the probe reads the heap at each stall.
   const own = OWN_RENDERER ? OWN_RENDERER_BROWSER : { args: [] };
@@ -132,7 +132,7 @@ export async function openProbedPanel(lib: CodeServerLib, workspace: string) {
   const { page } = browser;
   if (OWN_RENDERER) await browser.context.addInitScript(OWN_SITE_ENDPOINT);
   // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
-  await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repo }));
+  await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }));
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
   await lib.runCommand(page, 'Reins: Open Agent Panel', 120_000);
   const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000);

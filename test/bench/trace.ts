@@ -28,6 +28,14 @@ const CATEGORIES = [
   'disabled-by-default-blink.debug',
   'blink.debug',
 ].join(',');
+/**
+ * Without blink's debug categories: their selector statistics made each style recalculation of a
+ * panel's first snapshot take seconds (Document::recalcStyle 11.9 s in a trace of three opens).
+ */
+export const LIGHT_CATEGORIES = CATEGORIES.split(',')
+  .filter((c) => !/blink\.debug/.test(c))
+  .concat('blink.user_timing')
+  .join(',');
 
 /**
  * Runs `work` under a trace when REINS_BENCH_TRACE names a folder, or under a JavaScript CPU
@@ -35,7 +43,7 @@ const CATEGORIES = [
  * time per script, which tells the workbench's JavaScript from the webview's, since the two
  * share the renderer's main thread); else just runs it.
  */
-export async function traced<T>(browser: TracedBrowser, name: string, work: () => Promise<T>): Promise<T> {
+export async function traced<T>(browser: TracedBrowser, name: string, work: () => Promise<T>, categories = CATEGORIES): Promise<T> {
   if (process.env.REINS_BENCH_PROFILE) return profiled(browser, name, process.env.REINS_BENCH_PROFILE, work);
   const dir = process.env.REINS_BENCH_TRACE;
   if (!dir) return work();
@@ -45,7 +53,7 @@ export async function traced<T>(browser: TracedBrowser, name: string, work: () =
     start: async (cdp) => {
       cdp.on('Tracing.dataCollected', (p) => events.push(...(p as { value: unknown[] }).value));
       complete = new Promise<void>((resolve) => cdp.on('Tracing.tracingComplete', () => resolve()));
-      await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+      await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
     },
     finish: async (cdp) => {
       await cdp.send('Tracing.end');

@@ -6,6 +6,8 @@ import type { TranscriptOp } from '../../src/runtime/transcript';
 
 const append: TranscriptOp = { type: 'append', id: 'a1', text: 'x' };
 const upsert: TranscriptOp = { type: 'upsert', entry: { kind: 'notice', id: 'n1', level: 'info', text: 'n' } };
+const turnEnded = { type: 'turn-ended' } as const;
+type Change = TranscriptOp | typeof turnEnded;
 
 /** A clock and timers that move only when told. */
 function fakeTimers(): SaveTimers & { advanceTo(t: number): void } {
@@ -29,7 +31,7 @@ function fakeTimers(): SaveTimers & { advanceTo(t: number): void } {
   };
 }
 
-function writes(changes: [number, TranscriptOp][], until: number): number[] {
+function writes(changes: [number, Change][], until: number): number[] {
   const timers = fakeTimers();
   const written: number[] = [];
   const schedule = new SaveSchedule(() => written.push(timers.now()), timers);
@@ -42,7 +44,7 @@ function writes(changes: [number, TranscriptOp][], until: number): number[] {
 }
 
 describe('saveSchedule: when the kept transcript is written', () => {
-  const rows: [string, [number, TranscriptOp][], number, number[]][] = [
+  const rows: [string, [number, Change][], number, number[]][] = [
     ['a new entry: written SAVE_INTERVAL_MS later', [[0, upsert]], 60_000, [S]],
     [
       'changes in a row: one write, not after the last change',
@@ -81,6 +83,17 @@ describe('saveSchedule: when the kept transcript is written', () => {
       ],
       60_000,
       [S],
+    ],
+    // Without the turn's end due as a new entry (streamed text's interval for it), this printed:
+    //   + actual - expected: [ + 10000 - 3000 ] (the answer's end kept 10 s after its last chunk)
+    [
+      "a turn's end after streamed text brings the write forward",
+      [
+        [0, append],
+        [1000, turnEnded],
+      ],
+      60_000,
+      [1000 + S],
     ],
     ['nothing changed: nothing written', [], 60_000, []],
   ];

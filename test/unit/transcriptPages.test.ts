@@ -45,6 +45,20 @@ describe('transcript pages', () => {
     );
   });
 
+  it("a snapshot's first page fills: the entry that crosses its bound comes too", () => {
+    const entries = [agent(0, 10), agent(1, 500_000), agent(2, 10)];
+    // Without `fill` this printed 2 (the small last entry alone: nothing to fill the panel with).
+    assert.equal(
+      pageStart((i) => entries[i]!, 3, 1_000, 60, true),
+      1,
+    );
+    const small = Array.from({ length: 10 }, (_, i) => agent(i, 100));
+    assert.equal(
+      pageStart((i) => small[i]!, 10, entryChars(small[0]!) * 3, 60, true),
+      7,
+    );
+  });
+
   it('paging from the end reaches every entry once, and looks only at the page it makes', () => {
     const entries = Array.from({ length: 1_000 }, (_, i) => agent(i, (i * 37) % 5_000));
     let looked = 0;

@@ -1,0 +1,172 @@
+// Opening a panel in group `long` (longReplay.ts), measured in the webview's own document: first
+// paint (the panel's `reins:snapshot-painted` mark) and interactive (the newest entry shown and
+// the page answering an evaluation), from the document's start, each the median of a few opens.
+// And the floor under both: an empty webview of a bare extension, trivial HTML, in the same host,
+// its first frame and a message from its extension host drawn (what any webview costs there).
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { repo } from './agents';
+import { median } from './harness';
+import type { CodeServerLib, Frame, Page } from './panelProbe';
+
+/** How often the frame is looked for and its state read: a coarser poll would be measured as the panel's time. */
+const POLL_MS = 20;
+
+export interface Opened {
+  frame: Frame;
+  firstPaint: number;
+  interactive: number;
+  /** Where the first paint went: the panel's marks and its bundle's load, ms from the document's start. */
+  steps: string;
+}
+
+/** The panel's marks (main.ts) and its script's and stylesheet's loads, as `name at` pairs. */
+const STEPS = `(() => {
+  const at = (n) => { const e = performance.getEntriesByName(n)[0]; return e ? e.startTime.toFixed(0) : '-'; };
+  const res = performance.getEntriesByType('resource').filter((r) => /webview\\.(js|css)/.test(r.name)).map((r) => (r.name.endsWith('.js') ? 'js ' : 'css ') + r.startTime.toFixed(0) + '-' + r.responseEnd.toFixed(0));
+  return [...res, 'start ' + at('reins:start'), 'received ' + at('reins:snapshot-received'), 'applied ' + at('reins:snapshot-applied'), 'painted ' + at('reins:snapshot-painted')].join(', ');
+})()`;
+
+/** The webview frame holding `selector`, looked for every POLL_MS (codeServer.mjs's findWebviewFrame waits 500 ms between looks). */
+export async function findFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if (await frame.$(selector).catch(() => null)) return frame;
+    }
+    if (Date.now() > deadline) throw new Error(`no webview containing ${selector} within ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(POLL_MS);
+  }
+}
+
+/** performance.now() in the frame once `script` holds there (polled every `everyMs`). */
+export async function waitFor(page: Page, frame: Frame, script: string, timeoutMs: number, what: string, everyMs = POLL_MS): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const at = await frame.evaluate<number | false>(`(${script}) && performance.now()`);
+    if (at !== false) return at;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+    await page.waitForTimeout(everyMs);
+  }
+}
+
+export const lastAgentHas = (marker: string) =>
+  `(() => { const e = [...document.querySelectorAll('#transcript .entry.agent')].pop(); return !!e && e.textContent.includes(${JSON.stringify(marker)}); })()`;
+
+/** Closes the panel and opens it again; times from the new webview document's start. */
+async function reopen(lib: CodeServerLib, page: Page, marker: string): Promise<Opened> {
+  await lib.runCommand(page, 'View: Close All Editors', 60_000);
+  await page.waitForTimeout(1_000);
+  await lib.runCommand(page, 'Reins: Open Agent Panel', 60_000);
+  const frame = await findFrame(page, '#prompt-input', 120_000);
+  const interactive = await waitFor(page, frame, lastAgentHas(marker), 180_000, 'the newest entry after opening');
+  // The mark comes a frame after the snapshot, which may be after the newest entry was seen (a run read NaN).
+  await waitFor(page, frame, `performance.getEntriesByName('reins:snapshot-painted').length > 0`, 60_000, 'the first paint mark');
+  const firstPaint = await frame.evaluate<number>(`performance.getEntriesByName('reins:snapshot-painted')[0].startTime`);
+  const steps = await frame.evaluate<string>(STEPS);
+  console.log(`      opened: ${steps}; interactive ${interactive.toFixed(0)}`);
+  return { frame, firstPaint, interactive, steps };
+}
+
+export interface Opens {
+  runs: Opened[];
+  firstPaint: number;
+  interactive: number;
+  /** The last open's frame: the panel as it is now. */
+  frame: Frame;
+}
+
+/** `n` opens of the panel, their medians (one open is one sample of a machine shared with others). */
+export async function reopenMedian(
+  lib: CodeServerLib,
+  page: Page,
+  marker: string,
+  n: number,
+  traced: (i: number, open: () => Promise<Opened>) => Promise<Opened>,
+): Promise<Opens> {
+  const runs: Opened[] = [];
+  for (let i = 0; i < n; i++) runs.push(await traced(i, () => reopen(lib, page, marker)));
+  return { runs, firstPaint: median(runs.map((r) => r.firstPaint)), interactive: median(runs.map((r) => r.interactive)), frame: runs[runs.length - 1]!.frame };
+}
+
+export const runsOf = (o: Opens, key: 'firstPaint' | 'interactive') => o.runs.map((r) => r[key].toFixed(0)).join(' / ');
+
+const FLOOR_COMMAND = 'Reins Bench: Open Empty Webview';
+
+/**
+ * The extensions the workbench loads: Reins (a link to this checkout) and the floor, a bare
+ * extension whose command opens a webview of trivial HTML (one inline script, no resources). Its
+ * script marks its first frame, says `ready`, and draws what its extension host answers, then
+ * marks that frame too: the same steps as the panel's first paint, without the panel.
+ */
+export function benchExtensions(scratch: string): string {
+  const dir = path.join(scratch, 'extensions');
+  const floor = path.join(dir, 'floor');
+  mkdirSync(floor, { recursive: true });
+  symlinkSync(repo, path.join(dir, 'reins'), 'dir');
+  writeFileSync(
+    path.join(floor, 'package.json'),
+    JSON.stringify({
+      name: 'floor',
+      publisher: 'reins-bench',
+      version: '0.0.1',
+      engines: { vscode: '^1.90.0' },
+      main: './extension.js',
+      activationEvents: [],
+      contributes: { commands: [{ command: 'reinsBenchFloor.open', title: FLOOR_COMMAND }] },
+    }),
+  );
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-floor'"><title>floor</title></head>
+<body><div id="floor">empty</div><script nonce="floor">
+const api = acquireVsCodeApi();
+const painted = (name) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
+painted('floor:first-frame');
+window.addEventListener('message', (e) => { document.getElementById('floor').textContent = e.data.text; painted('floor:painted'); });
+api.postMessage({ type: 'ready' });
+</script></body></html>`;
+  writeFileSync(
+    path.join(floor, 'extension.js'),
+    `const vscode = require('vscode');
+exports.activate = (context) => {
+  context.subscriptions.push(vscode.commands.registerCommand('reinsBenchFloor.open', () => {
+    const panel = vscode.window.createWebviewPanel('reinsBenchFloor', 'Floor', vscode.ViewColumn.Active, { enableScripts: true });
+    panel.webview.onDidReceiveMessage(() => panel.webview.postMessage({ text: 'the host answered' }));
+    panel.webview.html = ${JSON.stringify(html)};
+  }));
+};
+`,
+  );
+  return dir;
+}
+
+export interface Floor {
+  firstFrame: number;
+  painted: number;
+}
+
+/** The empty webview opened `n` times (the editors closed before each); medians, and each run. */
+export async function openFloor(lib: CodeServerLib, page: Page, n: number): Promise<{ runs: Floor[]; firstFrame: number; painted: number }> {
+  const runs: Floor[] = [];
+  for (let i = 0; i < n; i++) {
+    await lib.runCommand(page, 'View: Close All Editors', 60_000);
+    await page.waitForTimeout(1_000);
+    // Once in four runs the command ran and no webview came within 120 s: run it again.
+    let frame: Frame | undefined;
+    for (let attempt = 1; !frame; attempt++) {
+      await lib.runCommand(page, FLOOR_COMMAND, 60_000);
+      frame = await findFrame(page, '#floor', 15_000).catch((err: unknown) => {
+        if (attempt >= 3) throw err;
+        return undefined;
+      });
+    }
+    await waitFor(page, frame, `performance.getEntriesByName('floor:painted').length > 0`, 60_000, 'the empty webview drawn');
+    runs.push(
+      await frame.evaluate<Floor>(
+        `({ firstFrame: performance.getEntriesByName('floor:first-frame')[0].startTime, painted: performance.getEntriesByName('floor:painted')[0].startTime })`,
+      ),
+    );
+  }
+  await lib.runCommand(page, 'View: Close All Editors', 60_000);
+  return { runs, firstFrame: median(runs.map((r) => r.firstFrame)), painted: median(runs.map((r) => r.painted)) };
+}
