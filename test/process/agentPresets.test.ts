@@ -28,7 +28,7 @@ function finderOn(dir: string): CommandFinder {
 }
 
 describe('agent presets', () => {
-  it('has the seven agents of issue 9, each with its command, install hint and homepage', () => {
+  it('has the eight preset agents, each with its command, install hint and homepage', () => {
     assert.deepEqual(
       PRESETS.map((p) => [p.name, [p.command, ...p.args].join(' ')]),
       [
@@ -38,6 +38,7 @@ describe('agent presets', () => {
         ['codex', 'codex-acp'],
         ['gemini', 'gemini --acp'],
         ['qwen', 'qwen --acp'],
+        ['copilot', 'copilot --acp'],
         ['pi', 'pi-acp'],
       ],
     );
@@ -48,7 +49,15 @@ describe('agent presets', () => {
     }
     assert.deepEqual(
       PRESETS.filter((p) => p.npmPackage).map((p) => p.npmPackage),
-      ['opencode-ai', '@zed-industries/claude-agent-acp', '@zed-industries/codex-acp', '@google/gemini-cli', '@qwen-code/qwen-code', 'pi-acp'],
+      [
+        'opencode-ai',
+        '@agentclientprotocol/claude-agent-acp',
+        '@agentclientprotocol/codex-acp',
+        '@google/gemini-cli',
+        '@qwen-code/qwen-code',
+        '@github/copilot',
+        'pi-acp',
+      ],
     );
     assert.equal(presetNamed('goose')?.npx, undefined, 'goose is not on npm');
     assert.deepEqual(presetNamed('goose')?.quirks, { busyErrorPattern: 'active run', idleSignalMetaPath: 'goose.activeRunId' });
@@ -76,7 +85,7 @@ describe('agent presets', () => {
     const list = catalog({ mine: { command: '/opt/mine' }, claude: { command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp@0.23.1'] } });
     assert.deepEqual(
       list.map((a) => `${a.name}${a.configured ? '*' : ''}`),
-      ['goose', 'opencode', 'claude*', 'codex', 'gemini', 'qwen', 'pi', 'mine*'],
+      ['goose', 'opencode', 'claude*', 'codex', 'gemini', 'qwen', 'copilot', 'pi', 'mine*'],
     );
     assert.equal(findAgent({}, 'qwen')?.entry.command, 'qwen', 'a preset resolves with no settings');
     assert.equal(findAgent({}, 'nope'), undefined);
@@ -110,7 +119,7 @@ describe('agent presets', () => {
       av.get('claude'),
       'goose',
     );
-    assert.match(claude.description, /runs through npx \(npm @zed-industries\/claude-agent-acp\), downloaded on first use/);
+    assert.match(claude.description, /runs through npx \(npm @agentclientprotocol\/claude-agent-acp\), downloaded on first use/);
     assert.equal(claude.install, undefined, 'runnable: no install step needed');
     const none = await availability(agents, finderOn(binDir([])));
     const qwen = agentItem(
@@ -131,7 +140,7 @@ describe('agent presets', () => {
     );
     assert.ok(items.some((i) => i.kind === 'agent' && i.name === 'demo' && i.current));
     // npx runs it: the install command is offered to skip the download, nothing about quirks.
-    assert.equal(claude.detail, 'Install to skip the download: npm install -g @zed-industries/claude-agent-acp');
+    assert.equal(claude.detail, 'Install to skip the download: npm install -g @agentclientprotocol/claude-agent-acp');
   });
 
   // Sabotage (pickerItems without its demo row, as when a user could not get back to the demo):
