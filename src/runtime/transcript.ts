@@ -9,6 +9,7 @@
 import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Placement } from './lateUpdates';
 import { unshowable, type PendingPermission } from './permissions';
+import { permissionAsk, permissionEntry } from './permissionView';
 import { planItems, stopUnfinished } from './planItems';
 import { ToolCards, type CardUpdate } from './toolCards';
 import { contentText } from './toolContent';
@@ -260,19 +261,17 @@ export class Transcript {
   permission(p: PendingPermission, generation = 0): string | undefined {
     const cannot = unshowable(p, this.byId.has(p.id));
     if (cannot) return cannot;
-    const call = p.request.toolCall;
-    const named = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
-    const toolCallId = named === undefined ? undefined : this.cards.cardFor(generation, p.request.sessionId, named);
-    if (toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
-    this.upsert(
-      withoutUndefined({
-        kind: 'permission',
-        id: p.id,
-        title: call?.title ?? (this.byId.get(toolCallId ?? '') as { title?: string } | undefined)?.title ?? 'The agent asks for permission',
-        options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-        toolCallId,
-      }),
-    );
+    const ask = permissionAsk(p.request);
+    const call = ask.toolCall;
+    const sessionId = p.request.sessionId;
+    const toolCallId = call
+      ? this.cards.cardFor(generation, sessionId, call.toolCallId)
+      : ask.linkedToolCallId === undefined
+        ? undefined
+        : this.cards.cardId(sessionId, ask.linkedToolCallId, generation);
+    if (call && toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
+    const cardTitle = (this.byId.get(toolCallId ?? '') as { title?: string } | undefined)?.title;
+    this.upsert(permissionEntry(p, ask, toolCallId, cardTitle));
     return undefined;
   }
 

@@ -8,6 +8,7 @@
 import type { AgentRuntime, PendingPermission } from './agentRuntime';
 import { feedElicitations } from './elicitationFeed';
 import { LateUpdates } from './lateUpdates';
+import { permissionAsk } from './permissionView';
 import { showTerminalOutput } from './terminalCards';
 import type { Transcript } from './transcript';
 import { v1Shape } from './v2Updates';
@@ -81,6 +82,6 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
 }
 
 function titleOf(p: PendingPermission): string {
-  const title = p.request.toolCall?.title;
+  const title = permissionAsk(p.request).title;
   return typeof title === 'string' && title ? ` (“${title}”)` : '';
 }

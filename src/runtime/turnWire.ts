@@ -5,6 +5,7 @@
 import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { LeftoverWatch } from './leftovers';
 import type { Permissions } from './permissions';
+import { permissionAsk } from './permissionView';
 import { answeredEvent, rejectedEvent } from './promptAnswer';
 import type { PromptQueue } from './promptQueue';
 import { agentState, StateFence, type AgentState } from './stateUpdate';
@@ -152,7 +153,7 @@ export class TurnWire {
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
     // gemini shows a tool first inside its permission request: the command is there.
-    const tool = request.toolCall;
+    const tool = permissionAsk(request).toolCall;
     if (tool) this.host.leftovers.noteTool(tool.toolCallId, tool.title, tool.rawInput, Date.now());
     return this.host.permissions.hold(turn.turnId, request, signal);
   }
