@@ -10,10 +10,12 @@ import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sd
 import type { Placement } from './lateUpdates';
 import { unshowable, type PendingPermission } from './permissions';
 import { permissionAsk, permissionEntry } from './permissionView';
+import { withMark, withWrite } from './fileRows';
 import { planItems, stopUnfinished } from './planItems';
 import { ToolCards, type CardUpdate } from './toolCards';
 import { contentText } from './toolContent';
 import type { OutputLog } from './toolOutputs';
+import { toolContentChunk } from './v2Updates';
 import type { FileMark, FileWriteView, TranscriptEntry } from '../shared/messages';
 import { Emitter } from '../util/emitter';
 import { withoutUndefined } from '../util/withoutUndefined';
@@ -135,24 +137,18 @@ export class Transcript {
   fileWritten(row: FileWriteView): { id: string; first: boolean } {
     const current = this.filesId === undefined ? undefined : this.byId.get(this.filesId);
     const id = current?.kind === 'files' ? current.id : (this.filesId = this.nextId('f'));
-    const files = current?.kind === 'files' ? current.files : [];
-    const before = files.find((f) => f.path === row.path);
-    const merged: FileWriteView = before
-      ? { path: row.path, bytes: row.bytes, created: before.created, marks: union(before.marks, row.marks) }
-      : { ...row, marks: [...row.marks] };
+    const { files, first } = withWrite(current?.kind === 'files' ? current.files : [], row);
     // A new list interrupts streamed text (like a tool call); a longer one does not.
-    this.upsert({ kind: 'files', id, files: before ? files.map((f) => (f === before ? merged : f)) : [...files, merged] }, current !== undefined);
-    return { id, first: !before };
+    this.upsert({ kind: 'files', id, files }, current !== undefined);
+    return { id, first };
   }
 
   /** Add `mark` to `path` in the files entry `id` (a late finding: git says it is untracked). */
   markFile(id: string, path: string, mark: FileMark): void {
     const entry = this.byId.get(id);
     if (entry?.kind !== 'files') return; // cleared meanwhile (new session)
-    const row = entry.files.find((f) => f.path === path);
-    if (!row || row.marks.includes(mark)) return;
-    const marked = { ...row, marks: [...row.marks, mark] };
-    this.upsert({ ...entry, files: entry.files.map((f) => (f === row ? marked : f)) }, true);
+    const files = withMark(entry.files, path, mark);
+    if (files) this.upsert({ ...entry, files }, true);
   }
 
   notice(level: 'info' | 'warning' | 'error', text: string, actions?: Extract<TranscriptEntry, { kind: 'notice' }>['actions']): string {
@@ -182,6 +178,13 @@ export class Transcript {
    */
   apply(notification: SessionNotification, placement?: Placement, generation = 0): void {
     const u = notification.update;
+    const chunk = toolContentChunk(u);
+    if (chunk) {
+      // ACP v2: one more item of a card's content, appended (late: in the stopped turn's card).
+      const entry = this.cards.chunkEntry(this.cards.cardFor(generation, notification.sessionId, chunk.toolCallId), chunk.content);
+      if (!placement?.late) return this.showCard(entry);
+      return this.upsert({ ...entry, late: true }, placement.before !== undefined, placement.before);
+    }
     if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
       // The agent's id, renamed to its card's: only the transcript's ids go further.
       const card = this.cards.cardFor(generation, notification.sessionId, u.toolCallId);
@@ -365,8 +368,12 @@ export class Transcript {
   }
 
   private toolUpdate(u: CardUpdate, keepStreaming = false): void {
-    const before = this.byId.get(u.toolCallId);
-    const next = this.cards.updateEntry(u);
+    this.showCard(this.cards.updateEntry(u), keepStreaming);
+  }
+
+  /** `next`, just built by the cards, in place of its card (only the output's delta when that is all that changed). */
+  private showCard(next: Extract<TranscriptEntry, { kind: 'tool' }>, keepStreaming = false): void {
+    const before = this.byId.get(next.id);
     // Only the output went on (an agent resending it whole, or streaming it): the delta goes to
     // the panel, not the card again. Output of a card must not cut streamed text in two.
     const delta = this.cards.outputDelta(before, next);
@@ -406,8 +413,4 @@ export class Transcript {
     while (this.byId.has(id));
     return id;
   }
-}
-
-function union(a: FileMark[], b: FileMark[]): FileMark[] {
-  return [...a, ...b.filter((m) => !a.includes(m))];
 }
