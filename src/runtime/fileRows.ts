@@ -1,7 +1,10 @@
-// PURE: the rows of a turn's "Files written" entry (transcript.ts): writes to one path make one
-// row (the last size, created if the first write created it), and a late mark (git says the file
-// is untracked) added to its row. Each returns new arrays: the transcript's entries are frozen.
-import type { FileMark, FileWriteView } from '../shared/messages';
+// PURE: what the transcript (transcript.ts) makes of entries it is given, kept apart from its
+// state: the rows of a turn's "Files written" entry (writes to one path make one row: the last
+// size, created if the first write created it; a late mark, git saying the file is untracked,
+// added to its row), and saved entries given ids of the transcript's own. Each returns new
+// objects: the transcript's entries are frozen.
+import type { FileMark, FileWriteView, TranscriptEntry } from '../shared/messages';
+import { withoutUndefined } from '../util/withoutUndefined';
 
 /** `files` with write `row` merged in; `first`: the path is new to the list. */
 export function withWrite(files: readonly FileWriteView[], row: FileWriteView): { files: FileWriteView[]; first: boolean } {
@@ -21,4 +24,19 @@ export function withMark(files: readonly FileWriteView[], path: string, mark: Fi
 
 function union(a: FileMark[], b: FileMark[]): FileMark[] {
   return [...a, ...b.filter((m) => !a.includes(m))];
+}
+
+/**
+ * `entries` (a saved transcript, or one kept across a restart), each with an id from `nextId`, so
+ * that no id of a window before (a permission request's, counted from the start in each) can name
+ * an entry from now. A request keeps pointing at its tool card under the card's new id; one whose
+ * card was not kept points nowhere.
+ */
+export function renamedEntries(entries: readonly TranscriptEntry[], nextId: () => string): TranscriptEntry[] {
+  const renamed = new Map(entries.map((entry) => [entry.id, nextId()]));
+  return entries.map((entry) => {
+    const id = renamed.get(entry.id)!; // every entry was named above
+    if (entry.kind !== 'permission' && entry.kind !== 'elicitation') return { ...entry, id };
+    return withoutUndefined({ ...entry, id, toolCallId: entry.toolCallId === undefined ? undefined : renamed.get(entry.toolCallId) });
+  });
 }

@@ -10,7 +10,7 @@ import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sd
 import type { Placement } from './lateUpdates';
 import { unshowable, type PendingPermission } from './permissions';
 import { permissionAsk, permissionEntry } from './permissionView';
-import { withMark, withWrite } from './fileRows';
+import { renamedEntries, withMark, withWrite } from './fileRows';
 import { planItems, stopUnfinished } from './planItems';
 import { ToolCards, type CardUpdate } from './toolCards';
 import { contentText } from './toolContent';
@@ -18,7 +18,6 @@ import type { OutputLog } from './toolOutputs';
 import { toolContentChunk } from './v2Updates';
 import type { FileMark, FileWriteView, TranscriptEntry } from '../shared/messages';
 import { Emitter } from '../util/emitter';
-import { withoutUndefined } from '../util/withoutUndefined';
 
 /** `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
 export type TranscriptOp =
@@ -120,6 +119,15 @@ export class Transcript {
     return this.byId.get(id);
   }
 
+  /** The entry streamed text goes on in now; endStream(): the next starts its own (ACP v2's message ids: messageUpserts.ts). */
+  get streamingId(): string | undefined {
+    return this.streaming?.id;
+  }
+
+  endStream(): void {
+    this.streaming = undefined;
+  }
+
   /** A prompt: a new turn begins. Returns its entry's id. */
   user(text: string): string {
     this.filesId = undefined; // a new turn: its writes get their own list
@@ -178,12 +186,10 @@ export class Transcript {
    */
   apply(notification: SessionNotification, placement?: Placement, generation = 0): void {
     const u = notification.update;
-    const chunk = toolContentChunk(u);
+    const chunk = toolContentChunk(u); // ACP v2: one more item of a card's content (late: in the stopped turn's card)
     if (chunk) {
-      // ACP v2: one more item of a card's content, appended (late: in the stopped turn's card).
       const entry = this.cards.chunkEntry(this.cards.cardFor(generation, notification.sessionId, chunk.toolCallId), chunk.content);
-      if (!placement?.late) return this.showCard(entry);
-      return this.upsert({ ...entry, late: true }, placement.before !== undefined, placement.before);
+      return placement?.late ? this.upsert({ ...entry, late: true }, placement.before !== undefined, placement.before) : this.showCard(entry);
     }
     if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
       // The agent's id, renamed to its card's: only the transcript's ids go further.
@@ -203,15 +209,8 @@ export class Transcript {
       case 'plan': {
         // One checklist per turn, updated in place: an update does not cut streamed text in two.
         const update = this.planId !== undefined && this.byId.has(this.planId);
-        this.upsert(
-          {
-            kind: 'plan',
-            id: update ? this.planId! : (this.planId = this.nextId('p')),
-            items: planItems(u.entries),
-          },
-          update,
-        );
-        return;
+        const id = update ? this.planId! : (this.planId = this.nextId('p'));
+        return this.upsert({ kind: 'plan', id, items: planItems(u.entries) }, update);
       }
       default:
         // usage, modes, commands, config options, session info: not shown in the transcript.
@@ -278,22 +277,10 @@ export class Transcript {
     return undefined;
   }
 
-  /**
-   * Show `entries` instead of what is shown now: a saved transcript after a window reload, or
-   * the conversation kept across a restart. Each gets an id of this transcript's own, so that no
-   * id of a window before (a permission request's, counted from the start in each) can name an
-   * entry from then. A permission
-   * request keeps pointing at its tool call's card under the card's new id (the panel shows it
-   * inside that card); one whose card was not kept points nowhere.
-   */
+  /** Show `entries` instead of what is shown now (a saved transcript, or one kept across a restart), renamed: fileRows.ts. */
   restore(entries: readonly TranscriptEntry[]): void {
     this.clear();
-    const renamed = new Map(entries.map((entry) => [entry.id, this.nextId('h')]));
-    for (const entry of entries) {
-      const id = renamed.get(entry.id)!; // every entry was named above
-      if (entry.kind !== 'permission' && entry.kind !== 'elicitation') this.upsert({ ...entry, id });
-      else this.upsert(withoutUndefined({ ...entry, id, toolCallId: entry.toolCallId === undefined ? undefined : renamed.get(entry.toolCallId) }));
-    }
+    for (const entry of renamedEntries(entries, () => this.nextId('h'))) this.upsert(entry);
   }
 
   /**
