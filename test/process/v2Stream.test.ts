@@ -18,14 +18,13 @@ describe('ACP v2: streamed content, agent terminals, messages by id', function (
   this.timeout(20_000);
   afterEach(shutdownStarted);
 
-  // Sabotage, each run once by hand:
-  // - messageUpserts.ts' acknowledgement branch removed: "AssertionError: Expected values to be
-  //   strictly deep-equal: + [ 'user', 'agent', 'tool', 'tool', 'user', ...] - [ 'user', 'agent', …]"
-  //   (the prompt shown twice, the second time as the agent's user_message);
-  // - transcriptFeed.ts without messages.take(): the final answer "Done.Done: 3 tests pass." (a
-  //   repeated id added to, not replaced) and the first message "Let me check.";
-  // - transcript.ts without the tool_call_content_chunk branch: the log card's detail undefined;
-  // - terminalCards.ts without AgentTerminals: the run card's terminal undefined.
+  // Sabotage, each run once by hand on 2026-12-06:
+  // - messageUpserts.ts' acknowledgement branch off: the kinds began "+ 'user', 'user'" (the
+  //   prompt shown twice, the second time as the agent's user_message);
+  // - transcriptFeed.ts without messages.take(): the kinds ended without "- 'agent'" (whole
+  //   agent_message updates not shown at all);
+  // - transcript.ts without its tool_call_content_chunk branch: "+ undefined - 'line one\nline two'";
+  // - terminalCards.ts not showing AgentTerminals' views: "+ undefined - '$ npm test\nrunning 3 tests\nok café\n'".
   it('v2-stream: what a v2 agent says is shown once, in place, and its v2 permission asks its own question', async () => {
     const { rt, record } = await start('v2-stream');
     assert.equal(rt.agentInfo?.protocolVersion, 2);
@@ -69,9 +68,8 @@ describe('ACP v2: streamed content, agent terminals, messages by id', function (
     assert.deepEqual(answer?.msg.result?.outcome, { outcome: 'selected', optionId: 'allow-once' });
   });
 
-  // Sabotage (turnWire.ts' v2 branch taking the prompt's acknowledgement as the turn's end, the
-  // `running` fence removed): the first stop "outcome: completed". Without the cancelled card
-  // update (cancelUpdates emptied): "+ 'in_progress' - 'cancelled'" for both cards.
+  // Sabotage (turnWire.ts never noting `running` for the turn, so its idle is not taken as the
+  // stop's evidence): this printed "+ 'abort-unverified' - 'aborted'".
   it('v2-stream-stop: a stop during a streaming tool chunk and during an agent terminal each settle at the idle; the next prompt goes', async () => {
     const { rt } = await start('v2-stream-stop');
     const transcript = new Transcript();
