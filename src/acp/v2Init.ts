@@ -42,8 +42,13 @@ export function readV2Answer(init: InitializeResponse): InitializeResponse {
       mcpCapabilities: { http: present(mcp.http), sse: false },
       ...(typeof caps._meta === 'object' && caps._meta !== null && { _meta: caps._meta as Record<string, unknown> }),
     },
-    ...(info && typeof info.name === 'string' && {
-      agentInfo: { name: info.name, version: typeof info.version === 'string' ? info.version : '', ...(typeof info.title === 'string' && { title: info.title }) },
-    }),
+    ...(info &&
+      typeof info.name === 'string' && {
+        agentInfo: {
+          name: info.name,
+          version: typeof info.version === 'string' ? info.version : '',
+          ...(typeof info.title === 'string' && { title: info.title }),
+        },
+      }),
   };
 }
