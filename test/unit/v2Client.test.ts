@@ -8,6 +8,7 @@ import { readV2Answer, v2InitializeRequest } from '../../src/acp/v2Init';
 import { AgentTerminals, AGENT_TERMINAL_BYTES, terminalText } from '../../src/runtime/agentTerminals';
 import { asChunk, MessageUpserts } from '../../src/runtime/messageUpserts';
 import { permissionAsk } from '../../src/runtime/permissionView';
+import { SessionConfig } from '../../src/runtime/sessionConfig';
 import { ToolOutputs } from '../../src/runtime/toolOutputs';
 import { Transcript } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
@@ -269,5 +270,28 @@ describe('ACP v2 streamed tool content', () => {
     // An update with content replaces what the chunks made.
     t.apply(note({ sessionUpdate: 'tool_call_update', toolCallId: 'c', content: [{ type: 'content', content: text('all') }] }));
     assert.equal((t.get('c') as typeof card).detail, 'all');
+  });
+});
+
+describe('ACP v2 config options', () => {
+  // Sabotage (v1Option returning the option as it came): this printed "+ [] - [ { value: 'ask', … } ]"
+  // (an option named by `configId` only was dropped as malformed).
+  it('an option named by configId, its select groups by groupId, read as v1 names them', () => {
+    const config = new SessionConfig('s');
+    const mode = {
+      configId: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      type: 'select',
+      currentValue: 'ask',
+      options: [{ groupId: 'basic', name: 'Basic', options: [{ value: 'ask', name: 'Ask' }] }],
+    };
+    config.setInitial({ configOptions: [mode as never] });
+    assert.deepEqual(
+      config.choices('mode').map((c) => ({ value: c.value, group: c.group, current: c.current })),
+      [{ value: 'ask', group: 'Basic', current: true }],
+    );
+    const plan = config.plan('mode', 'ask');
+    assert.ok('params' in plan && plan.params.configId === 'mode', JSON.stringify(plan));
   });
 });
