@@ -44,7 +44,7 @@ async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd 
     const { id, title, kind = 'other', status = 'pending', rawInput } = step.tool;
     turn.update({
       // ACP v2 has no tool_call: the first update of an id creates it.
-      sessionUpdate: host.states === 'v2' ? ('tool_call_update' as 'tool_call') : 'tool_call',
+      sessionUpdate: host.states === 'v2' ? 'tool_call_update' : 'tool_call',
       toolCallId: id,
       title,
       kind: kind as ToolKind,

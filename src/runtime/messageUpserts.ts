@@ -88,7 +88,7 @@ export class MessageUpserts {
       if (!kind.whole && this.sink.streamingId === entry.id) return false; // goes on as streamed text does
       const field = entry.kind === 'user' ? 'text' : 'markdown';
       const before = (entry as { text?: string; markdown?: string })[field] ?? '';
-      this.sink.upsert({ ...entry, [field]: kind.whole ? text : before + text } as TranscriptEntry, true);
+      this.sink.upsert({ ...entry, [field]: kind.whole ? text : before + text }, true);
       return true;
     }
     // A new message: an entry of its own, even right after another of its kind.

@@ -59,7 +59,7 @@ describe('ACP v2 initialize', () => {
   ];
   for (const row of rows) {
     it(`the answer: ${row.name}`, () => {
-      const read = readV2Answer({ protocolVersion: 2, ...row.answer } as InitializeResponse);
+      const read = readV2Answer({ protocolVersion: 2, ...row.answer });
       const caps = read.agentCapabilities!;
       assert.deepEqual({ ...caps.promptCapabilities, http: caps.mcpCapabilities?.http }, row.caps);
       assert.equal(caps.loadSession, false);
@@ -133,7 +133,7 @@ describe('ACP v2 agent-owned terminals', () => {
     let view;
     for (let i = 0; i < 20; i++) view = t.apply(chunk(`${String(i).padStart(2, '0')}${'x'.repeat(8 * 1024)}\n`));
     assert.equal(view?.truncated, true);
-    assert.ok(view!.text.length <= 32 * 1024 && view!.text.endsWith('x\n'), String(view?.text.length));
+    assert.ok(view.text.length <= 32 * 1024 && view.text.endsWith('x\n'), String(view?.text.length));
     assert.ok(AGENT_TERMINAL_BYTES >= 32 * 1024);
   });
 
@@ -292,6 +292,6 @@ describe('ACP v2 config options', () => {
       [{ value: 'ask', group: 'Basic', current: true }],
     );
     const plan = config.plan('mode', 'ask');
-    assert.ok('params' in plan && plan.params.configId === 'mode', JSON.stringify(plan));
+    assert.equal('params' in plan && (plan.params as { configId?: string }).configId, 'mode', JSON.stringify(plan));
   });
 });
