@@ -42,9 +42,10 @@ async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd 
   else if ('flood' in step) await flood(turn, host, step.flood);
   else if ('tool' in step) {
     const { id, title, kind = 'other', status = 'pending', rawInput } = step.tool;
+    // ACP v2 has no tool_call: the first update of an id creates it (same fields).
+    const sessionUpdate: 'tool_call' = host.states === 'v2' ? ('tool_call_update' as unknown as 'tool_call') : 'tool_call';
     turn.update({
-      // ACP v2 has no tool_call: the first update of an id creates it.
-      sessionUpdate: host.states === 'v2' ? 'tool_call_update' : 'tool_call',
+      sessionUpdate,
       toolCallId: id,
       title,
       kind: kind as ToolKind,

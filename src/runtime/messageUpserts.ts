@@ -34,12 +34,12 @@ const KINDS: Record<string, { role: Role; whole: boolean; chunk: string }> = {
 };
 
 /** The update's kind if it is one of v2's message updates (chunk or whole). */
-export function messageKind(update: { sessionUpdate: string }): { role: Role; whole: boolean; chunk: string } | undefined {
+function messageKind(update: { sessionUpdate: string }): { role: Role; whole: boolean; chunk: string } | undefined {
   return Object.hasOwn(KINDS, update.sessionUpdate) ? KINDS[update.sessionUpdate] : undefined;
 }
 
 /** A whole message's text: undefined when it leaves the content as it is, '' when it clears it. */
-export function wholeText(content: unknown): string | undefined {
+function wholeText(content: unknown): string | undefined {
   if (content === undefined) return undefined;
   return Array.isArray(content) ? content.map((c) => contentText(c as ContentBlock)).join('') : '';
 }
