@@ -37,7 +37,9 @@ describe('ACP v2: streamed content, agent terminals, messages by id, permissions
     assert.ok((await api()).answerPermission(ask!.id, 'allow-once'), 'the request waits to be answered');
     assert.deepEqual(await sent, { status: 'completed', stopReason: 'end_turn' });
 
-    const entries = await transcript();
+    // This turn's part (the folder's conversation holds the tests before it too).
+    const all = await transcript();
+    const entries = all.slice(all.map((e) => e.kind === 'user' && e.text === 'run the tests').lastIndexOf(true));
     const said = entries.map((e) => (e.kind === 'user' ? e.text : e.kind === 'agent' ? e.markdown : undefined)).filter((t) => t !== undefined);
     assert.deepEqual(said, ['run the tests', 'Let me check the tests.', 'Done: 3 tests pass.']);
     assert.equal((await card('v2-log'))?.detail, 'line one\nline two');
