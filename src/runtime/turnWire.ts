@@ -105,7 +105,9 @@ export class TurnWire {
     if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && turn.phase !== 'idle') {
       this.host.leftovers.noteTool(update.toolCallId, update.title, update.rawInput, Date.now());
     }
-    if (update.sessionUpdate === 'tool_call' && turn.phase === 'running' && !this.turnToolIds.has(update.toolCallId)) {
+    // ACP v2 has no tool_call: the first update of an id creates the call (the cap counts it).
+    const creates = update.sessionUpdate === 'tool_call' || (update.sessionUpdate === 'tool_call_update' && this.v2);
+    if (creates && turn.phase === 'running' && !this.turnToolIds.has(update.toolCallId)) {
       this.turnToolIds.add(update.toolCallId);
       this.host.dispatch({ kind: 'toolCall', turnId: turn.turnId, count: this.turnToolIds.size, at: Date.now() });
       const now = this.host.machine().turn;
