@@ -247,7 +247,9 @@ describe('settle contract: every exit path × agent behaviour', function () {
             await waitFor('the stop report', () => stops.reports.length >= 1, 15_000);
             const report = nth(stops.reports, 0, 'stops.reports');
             if (!path.triggerMayHang) await triggered;
-            await turn;
+            const result = await turn;
+            // Stopped while the permission waited: sendPrompt's result says so.
+            if (b === 'permission' && !path.toolCalls && result.status === 'stopped') assert.equal(result.waitingOn, 'permission', JSON.stringify(result));
             // The agent's record of session/cancel can come a moment after the stop settled:
             // "permission" answers the prompt on the permission's `cancelled` answer, which Reins
             // writes just before the cancel (seen once, panel closed: "session/cancel sent 0
