@@ -53,7 +53,8 @@ export async function runV2Smoke({ extensionDevelopmentPath = repo, timeoutMs = 
     await step('sent a prompt', () => typePrompt(page, frame, 'run the tests'));
 
     // Sabotage (render/permission.ts showing "Allow this?" inside a card whatever the request), run
-    // on 2026-12-06: this printed "the question: "Allow this?"".
+    // on 2026-12-06: this printed 'step "the v2 permission inside the run card: …" failed after
+    // 60.0 s: locator.waitFor: Timeout 60000ms exceeded' (no block in the card asks the question).
     await step('the v2 permission inside the run card: its own question, its text, the command and its folder', async () => {
       const block = frame.locator('.entry.tool .permission').filter({ hasText: 'Push the branch?' }).first();
       await block.waitFor({ timeout: timeoutMs });
