@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile, scroll, view, first-ten-minutes, answers, look, elicitation and full output smokes).
+// hostile, scroll, view, first-ten-minutes, answers, look, elicitation, full output and v2 smokes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
