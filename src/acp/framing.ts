@@ -111,12 +111,19 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       this.hooks.onMalformedLine?.(line.slice(0, 120), (error as Error).message);
       return;
     }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.hooks.onMalformedLine?.(line.slice(0, 120), 'not a JSON object');
-      return;
+    // A JSON-RPC batch (ACP v2 says so for stdio): each entry a message of its own, in order.
+    const entries: unknown[] = Array.isArray(message) && message.length > 0 ? message : [message];
+    let malformed = false;
+    for (const entry of entries) {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+        malformed = true;
+        continue;
+      }
+      this.hooks.onMessage?.(entry as Message, line.length);
+      this.callback?.(entry as Message);
     }
-    this.hooks.onMessage?.(message as Message, line.length);
-    this.callback?.(message as Message);
+    // Said once for the line, whatever it held.
+    if (malformed) this.hooks.onMalformedLine?.(line.slice(0, 120), 'not a JSON object');
   }
 
   private tooLarge(): void {

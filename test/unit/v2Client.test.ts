@@ -3,6 +3,9 @@
 // messages by id (messageUpserts.ts with the real transcript), and streamed tool content
 // (toolOutputs.ts, the transcript's tool_call_content_chunk). Each table row names its case.
 import * as assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import type { Message } from 'vscode-jsonrpc/node';
+import { NdjsonMessageReader } from '../../src/acp/framing';
 import type { InitializeRequest, InitializeResponse, RequestPermissionRequest, SessionNotification } from '@agentclientprotocol/sdk';
 import { readV2Answer, v2InitializeRequest } from '../../src/acp/v2Init';
 import { AgentTerminals, AGENT_TERMINAL_BYTES, terminalText } from '../../src/runtime/agentTerminals';
@@ -293,5 +296,23 @@ describe('ACP v2 config options', () => {
     );
     const plan = config.plan('mode', 'ask');
     assert.equal('params' in plan && (plan.params as { configId?: string }).configId, 'mode', JSON.stringify(plan));
+  });
+});
+
+describe('ACP v2 on stdio: JSON-RPC batches', () => {
+  // Sabotage (an array line refused whole, as before): this printed "+ [] - [ 'session/update', 'session/update' ]".
+  it('a batch line is its entries, in order; an entry that is not an object is malformed, the rest still read', () => {
+    const input = new PassThrough();
+    const messages: Message[] = [];
+    const malformed: string[] = [];
+    new NdjsonMessageReader(input, { onMalformedLine: (first, why) => malformed.push(why) }).listen((m) => messages.push(m));
+    input.write('[{"jsonrpc":"2.0","method":"session/update","params":{}},{"jsonrpc":"2.0","method":"session/update","params":{}}]\n');
+    assert.deepEqual(
+      messages.map((m) => (m as { method?: string }).method),
+      ['session/update', 'session/update'],
+    );
+    input.write('[7,{"jsonrpc":"2.0","id":3,"result":{}}]\n[]\n');
+    assert.equal(messages.length, 3);
+    assert.deepEqual(malformed, ['not a JSON object', 'not a JSON object']);
   });
 });
