@@ -52,3 +52,8 @@ export function readV2Answer(init: InitializeResponse): InitializeResponse {
       }),
   };
 }
+
+/** ACP v2: every MCP server config carries its `type`; v1's stdio configs had none. */
+export function typedServers<T extends object>(servers: T[]): T[] {
+  return servers.map((s) => ('type' in s ? s : { type: 'stdio', ...s }));
+}

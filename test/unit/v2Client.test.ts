@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { Message } from 'vscode-jsonrpc/node';
 import { NdjsonMessageReader } from '../../src/acp/framing';
 import type { InitializeRequest, InitializeResponse, RequestPermissionRequest, SessionNotification } from '@agentclientprotocol/sdk';
-import { readV2Answer, v2InitializeRequest } from '../../src/acp/v2Init';
+import { readV2Answer, typedServers, v2InitializeRequest } from '../../src/acp/v2Init';
 import { AgentTerminals, AGENT_TERMINAL_BYTES, terminalText } from '../../src/runtime/agentTerminals';
 import { asChunk, MessageUpserts } from '../../src/runtime/messageUpserts';
 import { permissionAsk } from '../../src/runtime/permissionView';
@@ -69,6 +69,12 @@ describe('ACP v2 initialize', () => {
       assert.deepEqual(read.agentInfo, row.info);
     });
   }
+
+  it('MCP servers: a stdio config gets its `type` (v2 requires it); a typed one is sent as it is', () => {
+    const stdio = { name: 'fs', command: '/bin/mcp', args: [], env: [] };
+    const http = { type: 'http', name: 'web', url: 'https://x', headers: [] };
+    assert.deepEqual(typedServers([stdio, http]), [{ type: 'stdio', ...stdio }, http]);
+  });
 
   it('a v1 answer is read as it came (the same object)', () => {
     const answer = { protocolVersion: 1, agentCapabilities: { loadSession: true }, agentInfo: { name: 'x', version: '1' } } as InitializeResponse;
