@@ -3,9 +3,19 @@
 // and a writer on its abstract bases: the connection above them is vscode-jsonrpc's own.
 import type { Readable, Writable } from 'node:stream';
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message } from 'vscode-jsonrpc/node';
+import { LongLineParser, type LongLineResult } from './longLine';
 
 /** Lines longer than this close the connection: a runaway agent must not eat the editor's memory. */
 const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+/**
+ * A line that grows past this is parsed as its reads arrive (longLine.ts), not gathered and given
+ * to JSON.parse: its bytes, its text and its value never all exist at once. Below it JSON.parse
+ * is faster, and a line this size costs little memory either way.
+ */
+const DEFAULT_LONG_LINE_BYTES = 1024 * 1024;
+/** Bytes of a long line kept for the malformed-line hook: at least its first 120 characters. */
+const LONG_LINE_HEAD_BYTES = 480;
+const BYTE_ORDER_MARK_BYTES = [0xef, 0xbb, 0xbf];
 
 export class LineTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -30,8 +40,10 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   // comes: a '\n' byte never occurs inside a UTF-8 sequence, so splitting bytes is safe, and a
   // 16 MiB line costs its bytes, one copy and its string, not a string rebuilt per read.
   private parts: Buffer[] = [];
-  /** Bytes in `parts`: the size limit is checked without touching them. */
+  /** Bytes of the line so far: the size limit is checked without touching them. */
   private pendingBytes = 0;
+  /** The line being parsed as it arrives, once it is long; its first bytes, for a report. */
+  private long: { readonly parser: LongLineParser; head: Buffer } | undefined;
   private callback: DataCallback | undefined;
   private closed = false;
 
@@ -39,6 +51,7 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     private readonly input: Readable,
     private readonly hooks: ReaderHooks = {},
     private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES,
+    private readonly longLineBytes = DEFAULT_LONG_LINE_BYTES,
   ) {
     super();
   }
@@ -70,15 +83,60 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     let start = 0;
     let newline = bytes.indexOf(NEWLINE);
     while (newline !== -1) {
-      this.handleLine(this.takeLine(bytes.subarray(start, newline)));
+      const tail = bytes.subarray(start, newline);
+      if (this.long) this.endLongLine(tail);
+      else this.handleLine(this.takeLine(tail));
       if (this.closed) return;
       start = newline + 1;
       newline = bytes.indexOf(NEWLINE, start);
     }
     if (start === bytes.length) return;
-    this.parts.push(start === 0 ? bytes : bytes.subarray(start));
-    this.pendingBytes += bytes.length - start;
-    if (this.pendingBytes > this.maxLineBytes) this.tooLarge();
+    const rest = start === 0 ? bytes : bytes.subarray(start);
+    this.pendingBytes += rest.length;
+    if (this.pendingBytes > this.maxLineBytes) return this.tooLarge();
+    if (this.long) return this.feedLong(rest);
+    this.parts.push(rest);
+    // At least the mark's three bytes first, to know whether the line starts with one.
+    if (this.pendingBytes >= Math.max(this.longLineBytes, BYTE_ORDER_MARK_BYTES.length)) this.startLongLine();
+  }
+
+  /** The line is long: what came of it so far is parsed now and let go, the rest as it comes. */
+  private startLongLine(): void {
+    const parts = this.parts;
+    this.parts = [];
+    // The byte-order mark, as on the short path (where it is dropped after decoding).
+    const first = firstBytes(parts, 0, BYTE_ORDER_MARK_BYTES.length);
+    let skip = BYTE_ORDER_MARK_BYTES.every((b, i) => first[i] === b) ? first.length : 0;
+    const parser = new LongLineParser();
+    this.long = { parser, head: firstBytes(parts, skip, LONG_LINE_HEAD_BYTES) };
+    for (const part of parts) {
+      const from = Math.min(skip, part.length);
+      skip -= from;
+      if (from < part.length) parser.feed(part.subarray(from));
+    }
+  }
+
+  private feedLong(bytes: Buffer): void {
+    const long = this.long!;
+    // The head is whole once the line is past the threshold, unless the threshold is tiny (tests).
+    if (long.head.length < LONG_LINE_HEAD_BYTES) long.head = Buffer.concat([long.head, bytes.subarray(0, LONG_LINE_HEAD_BYTES - long.head.length)]);
+    long.parser.feed(bytes);
+  }
+
+  private endLongLine(tail: Buffer): void {
+    const bytes = this.pendingBytes + tail.length;
+    this.pendingBytes = 0;
+    if (bytes > this.maxLineBytes) return this.tooLarge();
+    this.feedLong(tail);
+    const { parser, head } = this.long!;
+    this.long = undefined;
+    const result: LongLineResult = parser.end();
+    if (result.kind === 'empty') return;
+    // A head shorter than its room is the whole line: its carriage return goes, as on the short path.
+    const whole = head.length < LONG_LINE_HEAD_BYTES && head[head.length - 1] === CARRIAGE_RETURN;
+    const first = () => head.toString('utf8', 0, whole ? head.length - 1 : head.length).slice(0, 120);
+    if (result.kind === 'error') return this.hooks.onMalformedLine?.(first(), result.message);
+    this.handleMessage(result.value, bytes, first);
   }
 
   /** The whole line that ends with `tail`, decoded: the bytes gathered so far are let go here. */
@@ -111,6 +169,10 @@ export class NdjsonMessageReader extends AbstractMessageReader {
       this.hooks.onMalformedLine?.(line.slice(0, 120), (error as Error).message);
       return;
     }
+    this.handleMessage(message, line.length, () => line.slice(0, 120));
+  }
+
+  private handleMessage(message: unknown, size: number, first: () => string): void {
     // A JSON-RPC batch (ACP v2 says so for stdio): each entry a message of its own, in order.
     const entries: unknown[] = Array.isArray(message) && message.length > 0 ? message : [message];
     let malformed = false;
@@ -119,15 +181,16 @@ export class NdjsonMessageReader extends AbstractMessageReader {
         malformed = true;
         continue;
       }
-      this.hooks.onMessage?.(entry as Message, line.length);
+      this.hooks.onMessage?.(entry as Message, size);
       this.callback?.(entry as Message);
     }
     // Said once for the line, whatever it held.
-    if (malformed) this.hooks.onMalformedLine?.(line.slice(0, 120), 'not a JSON object');
+    if (malformed) this.hooks.onMalformedLine?.(first(), 'not a JSON object');
   }
 
   private tooLarge(): void {
     this.parts = [];
+    this.long = undefined;
     this.pendingBytes = 0;
     this.fireError(new LineTooLargeError(this.maxLineBytes));
     this.close();
@@ -138,6 +201,23 @@ export class NdjsonMessageReader extends AbstractMessageReader {
     this.closed = true;
     this.fireClose();
   }
+}
+
+/** A copy of bytes `[from, from + count)` of the line gathered in `parts`. */
+function firstBytes(parts: readonly Buffer[], from: number, count: number): Buffer {
+  const out = Buffer.alloc(count);
+  let filled = 0;
+  let skip = from;
+  for (const part of parts) {
+    if (filled === count) break;
+    if (skip >= part.length) {
+      skip -= part.length;
+      continue;
+    }
+    filled += part.copy(out, filled, skip, Math.min(part.length, skip + count - filled));
+    skip = 0;
+  }
+  return out.subarray(0, filled);
 }
 
 export interface WriterHooks {

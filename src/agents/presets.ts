@@ -52,22 +52,23 @@ export const PRESETS: readonly Preset[] = [
     title: 'Claude Code (claude-agent-acp)',
     command: 'claude-agent-acp',
     args: [],
-    npx: ['-y', '@zed-industries/claude-agent-acp'],
-    npmPackage: '@zed-industries/claude-agent-acp',
-    install: 'npm install -g @zed-industries/claude-agent-acp',
-    homepage: 'https://github.com/zed-industries/claude-agent-acp',
-    // 0.23 answering one turn behind is its row in runtime/knownAgents.ts, which outOfStep.ts
-    // reads by agentInfo and version: no setting here (a later version in step keeps 'none').
+    npx: ['-y', '@agentclientprotocol/claude-agent-acp'],
+    npmPackage: '@agentclientprotocol/claude-agent-acp',
+    install: 'npm install -g @agentclientprotocol/claude-agent-acp',
+    homepage: 'https://github.com/agentclientprotocol/claude-agent-acp',
+    // The package moved from @zed-industries (last 0.23.1) to @agentclientprotocol. 0.23 answering
+    // one turn behind is its row in runtime/knownAgents.ts, which outOfStep.ts reads by agentInfo
+    // and version: no setting here (0.101, in step, keeps 'none').
   },
   {
     name: 'codex',
     title: 'Codex (codex-acp)',
     command: 'codex-acp',
     args: [],
-    npx: ['-y', '@zed-industries/codex-acp'],
-    npmPackage: '@zed-industries/codex-acp',
-    install: 'npm install -g @zed-industries/codex-acp',
-    homepage: 'https://github.com/zed-industries/codex-acp',
+    npx: ['-y', '@agentclientprotocol/codex-acp'],
+    npmPackage: '@agentclientprotocol/codex-acp',
+    install: 'npm install -g @agentclientprotocol/codex-acp',
+    homepage: 'https://github.com/agentclientprotocol/codex-acp',
   },
   {
     name: 'gemini',
@@ -88,6 +89,17 @@ export const PRESETS: readonly Preset[] = [
     npmPackage: '@qwen-code/qwen-code',
     install: 'npm install -g @qwen-code/qwen-code',
     homepage: 'https://github.com/QwenLM/qwen-code',
+  },
+  {
+    name: 'copilot',
+    title: 'GitHub Copilot CLI',
+    command: 'copilot',
+    args: ['--acp'],
+    npx: ['-y', '@github/copilot'],
+    npmPackage: '@github/copilot',
+    install: 'npm install -g @github/copilot',
+    homepage: 'https://github.com/github/copilot-cli',
+    requirement: 'needs a GitHub account with Copilot',
   },
   {
     name: 'pi',

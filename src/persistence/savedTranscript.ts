@@ -1,6 +1,6 @@
 // The transcript as it is kept for the next window (a reload, or VS Code closed and opened):
 // bounded, and made true for a window in which the agent process that showed it is gone. Pure.
-import type { TranscriptEntry } from '../shared/messages';
+import type { TerminalOutputView, TranscriptEntry } from '../shared/messages';
 import { stopUnfinished } from '../runtime/planItems';
 
 export interface SavedTranscript {
@@ -66,6 +66,12 @@ function isSaved(value: unknown): value is SavedTranscript {
   return typeof value === 'object' && value !== null && (value as SavedTranscript).version === 1 && Array.isArray((value as SavedTranscript).entries);
 }
 
+/** A terminal's text cut to its last `max` characters leaves out these bytes more (when the card knew how many it left out). */
+function omittedWhenCut(terminal: TerminalOutputView, max: number): { omittedBytes?: number } {
+  if (terminal.omittedBytes === undefined) return {};
+  return { omittedBytes: terminal.omittedBytes + Buffer.byteLength(terminal.text.slice(0, terminal.text.length - max)) };
+}
+
 function cutText(entry: TranscriptEntry, max: number): TranscriptEntry {
   const cut = (s: string) => (s.length > max ? `…${s.slice(s.length - max)}` : s);
   switch (entry.kind) {
@@ -75,9 +81,8 @@ function cutText(entry: TranscriptEntry, max: number): TranscriptEntry {
     case 'thought':
       return entry.markdown.length > max ? { ...entry, markdown: cut(entry.markdown) } : entry;
     case 'tool':
-      return entry.terminal && entry.terminal.text.length > max
-        ? { ...entry, terminal: { ...entry.terminal, text: cut(entry.terminal.text), truncated: true } }
-        : entry;
+      if (!entry.terminal || entry.terminal.text.length <= max) return entry;
+      return { ...entry, terminal: { ...entry.terminal, text: cut(entry.terminal.text), truncated: true, ...omittedWhenCut(entry.terminal, max) } };
     default:
       return entry;
   }

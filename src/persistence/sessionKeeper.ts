@@ -223,12 +223,14 @@ export class SessionKeeper implements vscode.Disposable {
   private opened(rt: AgentRuntime, o: SessionOpened): void {
     const transcript = this.folder.transcript;
     this.lastOpened = { rt, opened: o };
+    // Forgotten before the new session is written: an agent that lost its sessions may give the
+    // new one the old one's id (a counter from 1 again), and forgetting after would lose the new one.
+    if (o.missed?.unknown) void this.store.forget(rt.name, o.missed.sessionId);
     void this.store.setCurrent({ agent: rt.name, sessionId: o.sessionId });
     if (this.keepsOwnList(rt) && o.how !== 'kept') void this.store.remember(rt.name, o.sessionId);
     const before = this.beforeLoad;
     this.beforeLoad = undefined;
     if (o.missed) {
-      if (o.missed.unknown) void this.store.forget(rt.name, o.missed.sessionId);
       if (before) transcript.restore(before);
       // Nothing to say when there was nothing to reopen into (a first start with an empty panel).
       if (transcript.entries.length === 0 && !o.missed.unknown && o.how === 'new') return;

@@ -75,8 +75,9 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   {
     agent: 'codex-acp',
     name: /codex/i,
-    seen: '0.16.0',
-    behaviour: 'Answers `cancelled` in milliseconds but leaves the cancelled command (`sleep 37`) running, and ignores stdin closing.',
+    seen: '0.16.0; 2.6.0 (`@agentclientprotocol/codex-acp`, Codex 0.166)',
+    behaviour:
+      'Answers `cancelled` in 4–37 ms (2.6.0: 13–37, in a tool, a stalled stream or with a permission pending) but leaves the cancelled command (`sleep 37`) running (2.6.0: inside its `bwrap` sandbox) and never ends its tool call; ignores stdin closing. 2.6.0 advertises steering.',
     handling:
       "Finds that command below the agent by the tool call's `rawInput.command` and ends it (`reins.leftoverProcesses`); ends the agent with signals, not by closing stdin.",
     scenarios: ['tool-leftover'],
@@ -88,7 +89,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     version: /^0\.23\./,
     seen: '0.23.1',
     behaviour:
-      'Answers `cancelled` quickly; starts one Claude Code process per session and ignores stdin closing. Answers the prompt after a cancel one turn behind: at once, `end_turn`, no content, zero usage, while it goes on working unseen.',
+      'Answers `cancelled` in 39–155 ms and Claude Code ends its tool 25–45 ms later; starts one Claude Code process per session and ignores stdin closing. Answers the prompt after a cancel one turn behind: at once, `end_turn`, no content, zero usage, while it goes on working unseen.',
     handling:
       "Never takes its per-session process for a leftover. Recognises the one-turn-behind answer, restarts the agent (ending the unseen work) in the same session and sends the prompt again by itself when the checkpoint shows that nothing changed (`sendPrompt`: the second turn's result with `sentTwice: true`); otherwise gives the prompt back beside the changed files and *Undo* (`{ status: 'failed', outOfStep: true, recovery, changedFiles }`).",
     scenarios: ['one-behind-after-cancel', 'one-behind-resend', 'one-behind-edits'],
@@ -96,10 +97,21 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     outOfStep: 'resend',
   },
   {
+    agent: 'claude-agent-acp (0.101)',
+    name: /claude-(agent|code)-acp/i,
+    version: /^0\.101\./,
+    seen: '0.101.0 (`@agentclientprotocol/claude-agent-acp`)',
+    behaviour:
+      'Answers `cancelled` in 3–112 ms, reports the running tool `failed` (`user-rejected`), and Claude Code has ended it 2–18 ms after the answer; the prompt after a cancel is answered in step. Starts one Claude Code process per session, in the `auto` permission mode unless the settings name another; advertises steering.',
+    handling: 'Never takes its per-session process for a leftover; steers through `_session/steering`. No recovery needed after a stop.',
+    scenarios: ['own-session-process', 'steer-acp'],
+  },
+  {
     agent: 'gemini-cli',
     name: /gemini/i,
     seen: '0.61.0',
-    behaviour: 'Never answers the prompt while a permission request is unanswered.',
+    behaviour:
+      'Answers `cancelled` in 2–100 ms and has ended its tool 2–5 ms after the answer (reported `completed`, "Command cancelled by user."). Never answers the prompt while a permission request is unanswered.',
     handling: 'Answers every pending permission `cancelled` before it cancels.',
     scenarios: ['permission-pending'],
     preset: 'gemini',
@@ -107,8 +119,9 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   {
     agent: 'qwen',
     name: /qwen/i,
-    seen: 'as gemini-cli (its fork)',
-    behaviour: 'Never answers the prompt while a permission request is unanswered.',
+    seen: '0.24.4 measured; the permission wait seen with 0.15.10',
+    behaviour:
+      'Answers `cancelled` in 10–233 ms (a stalled stream the slowest) and has ended its tool 3–100 ms after the answer. Never answers the prompt while a permission request is unanswered (0.15.10: nor any later prompt).',
     handling: 'Answers every pending permission `cancelled` before it cancels.',
     scenarios: ['permission-pending'],
     preset: 'qwen',
@@ -117,7 +130,8 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     agent: 'OpenCode',
     name: /opencode/i,
     seen: '1.18.33',
-    behaviour: 'Takes up to about a second to answer a cancel, longer right after the prompt.',
+    behaviour:
+      'Answers `cancelled` in 48–1060 ms (1–2.5 s when the cancel comes within 300 ms of the prompt) and has ended its command 2–11 ms after the answer; a pending permission answered `cancelled` can end the turn `end_turn` first.',
     handling: 'Waits for the answer (the settle budget is 10 s).',
     scenarios: ['slow-unwind'],
     preset: 'opencode',
@@ -126,14 +140,14 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     agent: 'pi-acp',
     name: /pi-acp/i,
     seen: '0.0.34',
-    behaviour: 'Talks to its own `pi` child for the whole session.',
+    behaviour: 'Answers `cancelled` in 8–96 ms and pi has ended its tool 2–18 ms after the answer. Talks to its own `pi` child for the whole session.',
     handling: 'Never takes `pi` for a leftover.',
     scenarios: ['own-session-process'],
     preset: 'pi',
   },
   {
     agent: 'any agent that advertises steering',
-    seen: 'claude-agent-acp and codex-acp in later versions than those pinned here',
+    seen: 'codex-acp 2.6.0 and claude-agent-acp 0.101.0 (measured: a steer into a running `sleep 37` turn delivered)',
     behaviour:
       'Says `_meta.steering.supported: true` (or names a method in `_meta.steering.method`) in its `initialize` answer, and takes `_session/steering` into the running turn.',
     handling:
@@ -143,8 +157,10 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   {
     agent: 'GitHub Copilot CLI (`copilot --acp`)',
     name: /copilot/i,
-    seen: '1.0.x measured; `end_turn` reported for other versions',
-    behaviour: 'Answers a cancel `cancelled` in 15–50 ms (measured); some versions are reported to answer a cancelled prompt `end_turn`.',
+    preset: 'copilot',
+    seen: '1.0.102 measured; `end_turn` reported for other versions',
+    behaviour:
+      'Answers a cancel `cancelled` in 11–26 ms (in a tool, a stalled stream or with a permission pending) and has ended its tool 4–6 ms after the answer; some versions are reported to answer a cancelled prompt `end_turn`. Writes files itself.',
     handling:
       "Any answer after the cancel confirms the stop, whatever its stop reason: the turn is stopped, never completed, and what the agent says after it is shown as the stopped turn's, labelled late.",
     scenarios: ['end-turn-after-cancel-late'],

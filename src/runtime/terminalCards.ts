@@ -73,13 +73,22 @@ export class TerminalCards {
     if (entry?.kind !== 'tool') return; // not shown yet, or cleared (a new session)
     const views = (this.terminalsOf.get(card) ?? []).map((id) => this.latest.get(id)).filter((v): v is TerminalView => v !== undefined);
     if (views.length === 0) return;
+    const omittedBytes = views.reduce((sum, v) => sum + (v.omittedBytes ?? 0), 0);
     const terminal: TerminalOutputView = {
       text: views.map((v) => v.text).join('\n'),
       truncated: views.some((v) => v.truncated),
+      ...(omittedBytes > 0 && { omittedBytes }),
       ...(views.every((v) => v.exitStatus) && { exited: views.map((v) => describeStatus(v.exitStatus!)).join(', ') }),
     };
     const before = entry.terminal;
-    if (before && before.text === terminal.text && before.truncated === terminal.truncated && before.exited === terminal.exited) return;
+    if (
+      before &&
+      before.text === terminal.text &&
+      before.truncated === terminal.truncated &&
+      before.omittedBytes === terminal.omittedBytes &&
+      before.exited === terminal.exited
+    )
+      return;
     // Output of an earlier card must not cut the agent's streamed text in two.
     this.sink.upsert({ ...entry, terminal }, true);
   }

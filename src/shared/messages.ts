@@ -156,6 +156,8 @@ export interface TerminalOutputView {
   text: string;
   /** Older output was dropped (the agent's outputByteLimit, or the panel's 32 KB). */
   truncated: boolean;
+  /** How much was dropped, in UTF-8 bytes, when known: the card says so. */
+  omittedBytes?: number;
   /** Set once the command exited: "exit code 0", "killed by SIGTERM". */
   exited?: string;
 }

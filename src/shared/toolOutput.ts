@@ -34,9 +34,19 @@ export function outputDelta(previous: string, next: string): string | undefined 
   return next.slice(previous.length);
 }
 
-/** "12.3 KB" for what the card leaves out. */
-export function sizeLabel(chars: number): string {
-  if (chars < 1000) return `${chars} characters`;
-  if (chars < 1_000_000) return `${(chars / 1000).toFixed(1)} KB`;
-  return `${(chars / 1_000_000).toFixed(1)} MB`;
+/**
+ * What a card says it left out: "… 554.3 KB before this" of a text output (`left` characters), "…
+ * 48.2 MB of earlier output" of a terminal's (`left` bytes; "… earlier output" from a card saved
+ * before its size was kept).
+ */
+export function cutLabel(left: number | undefined, of: 'text' | 'terminal'): string {
+  if (of === 'text') return `… ${sizeLabel(left ?? 0)} before this`;
+  return left === undefined ? '… earlier output' : `… ${sizeLabel(left, 'bytes')} of earlier output`;
+}
+
+/** "12.3 KB" for what the card leaves out: `size` characters of a text, or bytes of a terminal's output. */
+function sizeLabel(size: number, unit: 'characters' | 'bytes' = 'characters'): string {
+  if (size < 1000) return `${size} ${size === 1 ? unit.slice(0, -1) : unit}`;
+  if (size < 1_000_000) return `${(size / 1000).toFixed(1)} KB`;
+  return `${(size / 1_000_000).toFixed(1)} MB`;
 }

@@ -5,7 +5,9 @@ import { mkdirSync, mkdtempSync, readFileSync, existsSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export type AgentName = 'codex' | 'opencode' | 'gemini' | 'claude' | 'pi';
+/** `claude-0.23`: claude-agent-acp 0.23.1, kept beside the newest for the one place it differs
+ *  on the wire (one turn behind after a cancel, claude.test.ts), which later versions fixed. */
+export type AgentName = 'codex' | 'opencode' | 'gemini' | 'claude' | 'claude-0.23' | 'pi' | 'copilot' | 'qwen';
 
 export interface AgentSetup {
   name: AgentName;
@@ -60,7 +62,10 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
   const tmp = join(root, 'tmp');
   const configHome = join(home, '.config');
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    // The suite's own Node first: the agents' `#!/usr/bin/env node` then never depends on what
+    // else on PATH is called `node` (once, mid-run, a lookup failed with "Too many levels of
+    // symbolic links" while other work on the machine rewrote a PATH folder).
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
     HOME: home,
     USER: process.env.USER ?? 'root',
     TMPDIR: tmp,
@@ -87,8 +92,8 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       [
         'model = "gpt-5.5"',
         'model_provider = "fake"',
-        'approval_policy = "untrusted"',
-        'sandbox_mode = "danger-full-access"',
+        'approval_policy = "on-request"',
+        'sandbox_mode = "read-only"',
         'check_for_update_on_startup = false',
         '',
         '[model_providers.fake]',
@@ -104,7 +109,12 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
         '',
       ].join('\n'),
     );
-    Object.assign(env, { CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'dummy', RUST_LOG: 'warn' });
+    mkdirSync(join(codexHome, 'rules'), { recursive: true });
+    writeFileSync(
+      join(codexHome, 'rules', 'default.rules'),
+      'prefix_rule(pattern = ["sleep"], decision = "prompt", justification = "asked by the interop suite")\n',
+    );
+    Object.assign(env, { CODEX_HOME: codexHome, FAKE_MODEL_KEY: 'dummy', RUST_LOG: 'warn', INITIAL_AGENT_MODE: 'read-only' });
   } else if (name === 'opencode') {
     // OpenAI-compatible Chat Completions; `ask` for edits and bash so permissions are requested.
     const dir = join(configHome, 'opencode');
@@ -138,10 +148,13 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
     );
     setup.args = ['acp'];
     Object.assign(env, { OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1' });
-  } else if (name === 'claude') {
+  } else if (name === 'claude' || name === 'claude-0.23') {
     // Anthropic Messages API. Claude Code refuses to skip permissions as root unless it is told
     // it runs in a sandbox; the default permission mode asks before Bash and Write, which the
-    // permission scenarios need. The rest turns off what would reach for the internet.
+    // permission scenarios need: later versions start in `auto` (a classifier approves) unless
+    // the user's settings name another default. The rest turns off what would reach for the internet.
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ permissions: { defaultMode: 'default' } }, null, 2));
     Object.assign(env, {
       ANTHROPIC_BASE_URL: modelUrl,
       ANTHROPIC_API_KEY: 'dummy',
@@ -175,6 +188,55 @@ export function prepareAgent(name: AgentName, modelUrl: string): AgentSetup {
       PI_TELEMETRY: '0',
       npm_config_offline: 'true',
     });
+  } else if (name === 'copilot') {
+    // GitHub Copilot CLI without a GitHub sign-in: its own OpenAI-compatible provider variables
+    // (../shared/notes/real-agents.md), offline, no update check. Its default asks before shell
+    // commands and file writes.
+    setup.args = ['--acp'];
+    Object.assign(env, {
+      COPILOT_HOME: join(home, '.copilot'),
+      COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+      COPILOT_PROVIDER_API_KEY: 'dummy',
+      COPILOT_MODEL: 'fake-model',
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+    });
+  } else if (name === 'qwen') {
+    // Qwen Code (a gemini-cli fork) with an OpenAI-compatible provider (Chat Completions). Its
+    // `default` approval mode asks before shell commands and file writes; 0.24 starts in another
+    // (it wrote a file unasked, and offers "Switch to Default Mode" in its permission requests).
+    const dir = join(home, '.qwen');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify(
+        {
+          general: { disableAutoUpdate: true, disableUpdateNag: true },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          // Two, so that there is another model to pick (signInModels.test.ts).
+          modelProviders: {
+            openai: ['fake-model', 'fake-model-2'].map((id) => ({ id, name: id, baseUrl: `${modelUrl}/v1`, envKey: 'OPENAI_API_KEY' })),
+          },
+        },
+        null,
+        2,
+      ),
+    );
+    setup.args = [
+      '--acp',
+      '--approval-mode',
+      'default',
+      '--auth-type',
+      'openai',
+      '--openai-base-url',
+      `${modelUrl}/v1`,
+      '--openai-api-key',
+      'dummy',
+      '-m',
+      'fake-model',
+    ];
+    Object.assign(env, { OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: `${modelUrl}/v1`, OPENAI_MODEL: 'fake-model' });
   } else {
     // Gemini API with a key from the environment; default approval mode asks before shell
     // commands and file writes. gemini relaunches itself as a child node process (bigger

@@ -9,7 +9,7 @@ import { recoverOutOfStep } from '../../src/runtime/outOfStepRecovery';
 import type { TurnResult } from '../../src/runtime/turnMachine';
 import { takeCheckpoint } from '../../src/undo/checkpoint/takeCheckpoint';
 import { assertAnsweredAfterStop, flaggedOutOfStep, taggedPrompt } from './afterStop';
-import { PLAIN_ANSWER } from './fakeModel';
+import { GUARDED_LONG_COMMAND, PLAIN_ANSWER } from './fakeModel';
 import { approveAll, finish, measured, model, selectedAgents, sleepsOf, startAgent, useRealAgents, type Live } from './harness';
 import { sleep, waitFor } from '../support/helpers';
 
@@ -32,46 +32,59 @@ function gitCheckout(cwd: string): void {
   git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'before the agent');
 }
 
-(selectedAgents(['claude']).length ? describe : describe.skip)('real agents: claude-agent-acp', function () {
+// The newest claude-agent-acp answers the prompt after a stop in step; 0.23.1 (kept pinned as
+// `claude-0.23` for this file) answers it one turn behind, which the rest of this file needs.
+for (const name of selectedAgents(['claude', 'claude-0.23'])) {
+  describe(`real agents: ${name === 'claude' ? 'claude-agent-acp (newest)' : 'claude-agent-acp 0.23.1'}`, function () {
+    this.timeout(90_000);
+    useRealAgents();
+
+    it('the prompt after a stop: in step, or its empty end_turn (one turn behind) is not reported as a normal completion', async function () {
+      const l = await startAgent(name);
+      const { rt, chunks } = l;
+      approveAll(rt);
+      await stopDuringTool(l);
+      chunks.length = 0;
+      const first = model().requests.length;
+      const t0 = Date.now();
+      const result = await rt.turns.prompt('PLAIN tag=p1');
+      const ms = Date.now() - t0;
+      measured(name, 'prompt after a stop → (empty) answer', ms, `result ${JSON.stringify(result)}, text ${JSON.stringify(chunks.join(''))}`);
+      // With the runtime before 9a83c61 (no detection of the signature) this printed for 0.23.1:
+      // "the prompt after the stop was answered {"kind":"completed","stopReason":"end_turn"}
+      // with "" (expected "pong from the fake model tag=p1", or the result flagged outOfStep)".
+      // Sabotaged again on 2026-12-02 (promptAnswer.ts: `outOfStep = false && …`), with the check
+      // that accepts an in-step answer whose text the agent lost: it still failed, printing the
+      // same line plus "model requests for tag=p1: [{…"endedAt":…352…}]" (the model was asked
+      // for p1 only after claude's empty answer at +4 ms) and the turn's trace.
+      await assertAnsweredAfterStop(name, result, l, 'p1');
+      if (name === 'claude') {
+        // The newest answers in step (its usage counts this turn): never flagged, its own text.
+        assert.ok(!flaggedOutOfStep(result), `the newest claude-agent-acp flagged one turn behind: ${JSON.stringify(result)}`);
+        assert.equal(chunks.join('').trim(), `${PLAIN_ANSWER} tag=p1`);
+      } else if (flaggedOutOfStep(result)) {
+        // The flag is right: the agent is still working on this prompt, unseen.
+        await waitFor(
+          'the model asked for tag=p1 after the empty answer',
+          () =>
+            model()
+              .requests.slice(first)
+              .some((r) => r.tag === 'p1'),
+          5000,
+        );
+      }
+      await finish(this.test!.fullTitle());
+    });
+  });
+}
+
+(selectedAgents(['claude-0.23']).length ? describe : describe.skip)('real agents: claude-agent-acp 0.23.1, one turn behind', function () {
   this.timeout(90_000);
   useRealAgents();
 
-  it('the prompt after a stop: its empty end_turn (one turn behind) is not reported as a normal completion', async function () {
-    const l = await startAgent('claude');
-    const { rt, chunks } = l;
-    approveAll(rt);
-    await stopDuringTool(l);
-    chunks.length = 0;
-    const first = model().requests.length;
-    const t0 = Date.now();
-    const result = await rt.turns.prompt('PLAIN tag=p1');
-    const ms = Date.now() - t0;
-    measured('claude', 'prompt after a stop → (empty) answer', ms, `result ${JSON.stringify(result)}, text ${JSON.stringify(chunks.join(''))}`);
-    // With the runtime before 9a83c61 (no detection of the signature) this printed:
-    // "the prompt after the stop was answered {"kind":"completed","stopReason":"end_turn"}
-    // with "" (expected "pong from the fake model tag=p1", or the result flagged outOfStep)".
-    // Sabotaged again on 2026-12-02 (promptAnswer.ts: `outOfStep = false && …`), with the check
-    // that accepts an in-step answer whose text the agent lost: it still failed, printing the
-    // same line plus "model requests for tag=p1: [{…"endedAt":…352…}]" (the model was asked
-    // for p1 only after claude's empty answer at +4 ms) and the turn's trace.
-    await assertAnsweredAfterStop('claude', result, l, 'p1');
-    if (flaggedOutOfStep(result)) {
-      // The flag is right: the agent is still working on this prompt, unseen.
-      await waitFor(
-        'the model asked for tag=p1 after the empty answer',
-        () =>
-          model()
-            .requests.slice(first)
-            .some((r) => r.tag === 'p1'),
-        5000,
-      );
-    }
-    await finish(this.test!.fullTitle());
-  });
-
   it('the prompt answered one turn behind is recovered: restarted in the same session, sent again by itself (the checkpoint shows nothing changed)', async function () {
     // The workspace is a git checkout, as the recovery needs to see that nothing changed.
-    const l = await startAgent('claude', { beforeStart: (setup) => gitCheckout(setup.cwd) });
+    const l = await startAgent('claude-0.23', { beforeStart: (setup) => gitCheckout(setup.cwd) });
     approveAll(l.rt);
     await stopDuringTool(l);
     // FolderConversation takes it before each prompt (undo/turnUndo.ts).
@@ -87,7 +100,7 @@ function gitCheckout(cwd: string): void {
         // As Restart Agent does: the routine (nothing runs), then the whole tree ends, unseen work included.
         await l.rt.shutdown('replace-session');
         l.rt.dispose();
-        next = await startAgent('claude', { again: { setup: l.setup, reopen: { sessionId: sessionId!, keepTranscript: true } } });
+        next = await startAgent('claude-0.23', { again: { setup: l.setup, reopen: { sessionId: sessionId!, keepTranscript: true } } });
         approveAll(next.rt);
         return next;
       },
@@ -95,7 +108,7 @@ function gitCheckout(cwd: string): void {
       changes: async () => ({ kind: checkpoint.kind, changed: (await checkpoint.changes()).map((c) => c.relative) }),
       resend: (agent) => agent.rt.turns.prompt(taggedPrompt('again', 'r1')),
     });
-    measured('claude', 'out of step → restarted, reopened, sent again, answered', Date.now() - t0);
+    measured('claude-0.23', 'out of step → restarted, reopened, sent again, answered', Date.now() - t0);
     // Sabotage (the restart reopening no session: `reopen` left out): "{"kind":"given-back","reason":"session-lost","changedFiles":[]}".
     assert.equal(outcome.kind, 'resent', JSON.stringify(outcome));
     assert.ok(next, 'restarted');
@@ -112,10 +125,10 @@ function gitCheckout(cwd: string): void {
   it('window close while Claude Code runs a tool for a prompt it reported finished (one turn behind): nothing is left', async function () {
     // As after "Always allow": `sleep 37` runs without asking, so the unseen turn can start it
     // (Reins answers a permission request outside a turn `cancelled`).
-    const l = await startAgent('claude', {
+    const l = await startAgent('claude-0.23', {
       beforeStart: (setup) => {
         mkdirSync(join(setup.cwd, '.claude'), { recursive: true });
-        writeFileSync(join(setup.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['Bash(sleep 37)'] } }));
+        writeFileSync(join(setup.cwd, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [`Bash(${GUARDED_LONG_COMMAND})`] } }));
       },
     });
     const { rt, setup } = l;

@@ -16,7 +16,7 @@ import { readChat, readResponses, streamChat, streamResponses } from './wireOpen
 import { geminiUnary, readGemini, streamGemini } from './wireGemini';
 import { anthropicUnary, countTokens, readAnthropic, streamAnthropic } from './wireAnthropic';
 
-export { DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './modelPlan';
+export { GUARDED_LONG_COMMAND, DONE_ANSWER, EDIT_CONTENT, LONG_COMMAND, PLAIN_ANSWER } from './modelPlan';
 
 interface FakeModelRequest {
   at: number;
@@ -106,7 +106,7 @@ export async function startFakeModel(opts: FakeModelOptions = {}): Promise<FakeM
     const read = { responses: readResponses, chat: readChat, gemini: readGemini, anthropic: readAnthropic }[api];
     const conv = read(json);
     const keyword: Keyword = conv.lastIsToolResult ? 'TOOLRESULT' : pickKeyword(conv.userTexts);
-    const tag = /\btag=(\w+)/.exec(conv.userTexts[conv.userTexts.length - 1] ?? '')?.[1];
+    const tag = [...(conv.userTexts[conv.userTexts.length - 1] ?? '').matchAll(/\btag=(\w+)/g)].pop()?.[1];
     const asked = api === 'gemini' ? /\/models\/([^/:]+):/.exec(path)?.[1] : typeof json.model === 'string' ? json.model : undefined;
     const entry: FakeModelRequest = { at: Date.now(), path, keyword, tools: conv.tools, side: conv.side, tag, model: asked };
     requests.push(entry);

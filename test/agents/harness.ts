@@ -15,7 +15,7 @@ import { nth, sleep, waitFor } from '../support/helpers';
 import { prepareAgent, repoRoot, type AgentName, type AgentSetup } from './agents';
 import { LONG_COMMAND, startFakeModel, type FakeModel } from './fakeModel';
 
-const ALL_AGENTS: AgentName[] = ['codex', 'opencode', 'gemini', 'claude', 'pi'];
+const ALL_AGENTS: AgentName[] = ['codex', 'opencode', 'gemini', 'claude', 'pi', 'copilot', 'qwen'];
 /** REINS_AGENTS=codex,claude narrows every file to those agents. */
 export function selectedAgents(among: AgentName[] = ALL_AGENTS): AgentName[] {
   const wanted = process.env.REINS_AGENTS?.split(',').map((s) => s.trim());
@@ -129,8 +129,10 @@ export function processesOf(root: string): Proc[] {
 
 export const sleepsOf = (root: string) => processesOf(root).filter((p) => p.cmd === LONG_COMMAND);
 
-/** Claude Code's per-session process: `claude` once it has set its title, `node …/cli.js` before. */
-export const claudeCodeOf = (root: string) => processesOf(root).filter((p) => p.cmd === 'claude' || /claude-agent-sdk\/cli\.js/.test(p.cmd));
+/** Claude Code's per-session process: `claude` once it has set its title, `node …/cli.js` before
+ *  (SDK 0.2.x), or the native `…/claude-agent-sdk-linux-x64/claude` binary (later SDKs). */
+export const claudeCodeOf = (root: string) =>
+  processesOf(root).filter((p) => p.cmd === 'claude' || /claude-agent-sdk\/cli\.js|claude-agent-sdk-[\w-]+\/claude(\s|$)/.test(p.cmd));
 
 /**
  * Makes `ps` as slow as on a loaded machine (each call waits `ms` first) for the runtime, which

@@ -255,9 +255,9 @@ describe('real agents: the stop routine', function () {
         assert.equal(readFileSync(file, 'utf8'), EDIT_CONTENT);
         assert.ok(chunks.join('').includes(DONE_ANSWER));
         const writes = requestsOf(log, 'fs/write_text_file');
-        if (name === 'codex' || name === 'claude' || name === 'pi') {
-          // codex-acp 0.16.0 applies patches itself, Claude Code's Write tool and pi's write tool
-          // write the file themselves, even though Reins advertises fs.writeTextFile.
+        if (name === 'codex' || name === 'claude' || name === 'pi' || name === 'copilot') {
+          // codex applies patches itself; Claude Code's Write tool, pi's write tool and Copilot
+          // CLI's create tool write the file themselves, even though Reins advertises fs.writeTextFile.
           assert.equal(writes.length, 0);
         } else {
           // Sabotage (`writeTextFile: true` → false in the initialize call) printed for gemini:

@@ -6,15 +6,18 @@
 // restart (default: all). Each starts a fresh agent, stops a running `sleep 37`, sends
 // `SLOW tag=s1` (answered at once with an empty end_turn while the model streams it for 10 s
 // in the background), applies the recovery, then sends two tagged PLAIN prompts: an answer in
-// step carries its own prompt's tag.
+// step carries its own prompt's tag. It runs claude-agent-acp 0.23.1 (`claude-0.23`: later versions
+// answer in step); REINS_MEASURE_AGENT=claude measures the newest.
 import { execSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareAgent, repoRoot } from './agents';
+import { prepareAgent, repoRoot, type AgentName } from './agents';
 import { PLAIN_ANSWER, startFakeModel, type FakeModel } from './fakeModel';
 import { claudeCodeOf, processesOf, sleepsOf } from './harness';
 import { RawAcp } from './rawAcp';
 import { present, sleep, waitFor } from '../support/helpers';
+
+const AGENT: AgentName = process.env.REINS_MEASURE_AGENT === 'claude' ? 'claude' : 'claude-0.23';
 
 const short = (v: unknown) => JSON.stringify(v).slice(0, 400);
 
@@ -28,7 +31,7 @@ interface Agent {
 }
 
 async function launch(model: FakeModel, reuse?: Agent): Promise<Agent> {
-  const setup = reuse ? { root: reuse.root, cwd: reuse.cwd, env: reuse.env, command: reuse.command, args: [] } : prepareAgent('claude', model.url);
+  const setup = reuse ? { root: reuse.root, cwd: reuse.cwd, env: reuse.env, command: reuse.command, args: [] } : prepareAgent(AGENT, model.url);
   const acp = new RawAcp(setup.command, setup.args, setup.env, setup.cwd);
   // As Reins does: a permission asked while no prompt is pending is answered cancelled.
   acp.onPermission = (p) =>

@@ -13,6 +13,8 @@ export const PLAIN_ANSWER = 'pong from the fake model';
 export const DONE_ANSWER = 'done';
 export const EDIT_CONTENT = 'hello from the fake model\n';
 export const LONG_COMMAND = 'sleep 37';
+/** The same command, as agents that block a foreground `sleep N` are asked for it (see shellCall). */
+export const GUARDED_LONG_COMMAND = `command ${LONG_COMMAND}`;
 
 export interface PlanOptions {
   slowChunks?: number;
@@ -48,9 +50,12 @@ export function text(s: string, intervalMs: number, chunks = 1): Plan {
 export function pickKeyword(userTexts: string[]): Keyword {
   // The latest user message that carries a keyword: agents add their own user messages
   // (environment context, reminders), which must not hide the prompt's keyword.
+  // Within one message, the keyword written last: Claude Code 2.x sends a prompt that follows a
+  // stopped turn in the same user message as the stopped prompt ("STALL please" then "PLAIN … tag=st1").
   for (let i = userTexts.length - 1; i >= 0; i--) {
-    const k = KEYWORDS.find((w) => nth(userTexts, i, 'the user texts').includes(w));
-    if (k) return k;
+    const t = nth(userTexts, i, 'the user texts');
+    const found = KEYWORDS.filter((w) => t.includes(w)).sort((a, b) => t.lastIndexOf(b) - t.lastIndexOf(a));
+    if (found[0]) return found[0];
   }
   return 'OTHER';
 }
@@ -63,7 +68,7 @@ export function planFor(k: Keyword, userTexts: string[], tools: string[], o: Pla
     case 'OTHER': {
       // `tag=X` in the prompt is echoed, so a test can tell which prompt an answer belongs to
       // (claude-agent-acp answers one turn behind after a cancel).
-      const tag = /\btag=(\w+)/.exec(latestWith(userTexts, k) ?? '')?.[1];
+      const tag = [...(latestWith(userTexts, k) ?? '').matchAll(/\btag=(\w+)/g)].pop()?.[1];
       return text(tag ? `${PLAIN_ANSWER} tag=${tag}` : PLAIN_ANSWER, 0);
     }
     case 'SLOW': {
@@ -94,11 +99,17 @@ function shellCall(tools: string[]): Plan {
   if (tools.includes('exec_command')) return { kind: 'tool', name: 'exec_command', args: { cmd: LONG_COMMAND } };
   if (tools.includes('shell_command')) return { kind: 'tool', name: 'shell_command', args: { command: LONG_COMMAND } };
   if (tools.includes('shell')) return { kind: 'tool', name: 'shell', args: { command: ['bash', '-lc', LONG_COMMAND] } };
-  if (tools.includes('run_shell_command')) return { kind: 'tool', name: 'run_shell_command', args: { command: LONG_COMMAND, description: 'wait a while' } };
-  // opencode's `bash`, Claude Code's `Bash`.
-  for (const name of ['bash', 'Bash']) {
-    if (tools.includes(name)) return { kind: 'tool', name, args: { command: LONG_COMMAND, description: 'wait a while' } };
-  }
+  // gemini's and Qwen Code's; Qwen Code 0.24 blocks a foreground sleep as Claude Code does (below).
+  if (tools.includes('run_shell_command'))
+    return { kind: 'tool', name: 'run_shell_command', args: { command: GUARDED_LONG_COMMAND, description: 'wait a while' } };
+  // Claude Code (2.x) and Qwen Code (0.24) block a command whose first part is a foreground
+  // `sleep N` ("Blocked: standalone sleep 37", telling the model to run it in the background),
+  // which would end the turn before any tool runs. Through bash's `command` builtin the same `sleep 37` process runs (its
+  // command line is still `sleep 37`), asked for and approved like any other command.
+  if (tools.includes('Bash')) return { kind: 'tool', name: 'Bash', args: { command: GUARDED_LONG_COMMAND, description: 'wait a while' } };
+  // opencode's and Copilot CLI's `bash` (Copilot's also takes a mode: wait for it here).
+  if (tools.includes('bash'))
+    return { kind: 'tool', name: 'bash', args: { command: LONG_COMMAND, description: 'wait a while', mode: 'sync', initial_wait: 60 } };
   return text(`no shell tool offered (tools: ${tools.join(',')})`, 0);
 }
 
@@ -110,6 +121,8 @@ function editCall(tools: string[], file: string): Plan {
   if (tools.includes('write_file')) return { kind: 'tool', name: 'write_file', args: { file_path: file, content: EDIT_CONTENT } };
   // opencode's `write` takes filePath, pi's takes path; each ignores the other's key.
   if (tools.includes('write')) return { kind: 'tool', name: 'write', args: { filePath: file, path: file, content: EDIT_CONTENT } };
+  // Copilot CLI's `create` (a new file; its `edit` replaces a string).
+  if (tools.includes('create')) return { kind: 'tool', name: 'create', args: { path: file, file_text: EDIT_CONTENT } };
   if (tools.includes('Write')) return { kind: 'tool', name: 'Write', args: { file_path: file, content: EDIT_CONTENT } };
   return text(`no write tool offered (tools: ${tools.join(',')})`, 0);
 }

@@ -19,7 +19,7 @@ describe('real agents: a restart mid-conversation', function () {
   useRealAgents();
 
   // pi asks no permission (interop.test.ts, c).
-  for (const name of selectedAgents(['codex', 'opencode', 'gemini', 'claude'])) {
+  for (const name of selectedAgents(['codex', 'opencode', 'gemini', 'claude', 'copilot', 'qwen'])) {
     describe(`${name} (real agent)`, function () {
       this.timeout(180_000);
 

@@ -20,23 +20,32 @@ import { nth } from '../support/helpers';
 
 /** The kinds of sign-in method each pinned agent advertises (versions.json), in its order. */
 const METHOD_KINDS: Record<AgentName, SignInMethod['type'][]> = {
-  codex: ['agent', 'env_var', 'env_var'],
+  codex: ['agent', 'agent', 'agent'],
   opencode: ['agent'],
   gemini: ['agent', 'agent', 'agent', 'agent'],
-  claude: ['terminal'],
+  claude: ['terminal', 'terminal'],
+  'claude-0.23': ['terminal'],
   pi: ['terminal'],
+  // Both describe a terminal login only in `_meta` (no `type`): Reins reads them as `agent`.
+  copilot: ['agent'],
+  qwen: ['agent'],
 };
 
 /** The agents whose model choice is a config option of category `model`. */
-const OFFERS_MODEL_OPTION = new Set<AgentName>(['codex', 'opencode', 'claude', 'pi']);
+const OFFERS_MODEL_OPTION = new Set<AgentName>(['codex', 'opencode', 'claude', 'claude-0.23', 'pi', 'qwen']);
 
 /**
  * Whether the model API was asked for the model the user picked: the same name without the
- * provider prefix and the variant suffix (`fake/fake-model-2` → `fake-model-2`), or, for an
+ * provider prefix and the variant or auth-type suffix (`fake/fake-model-2`, `fake-model-2(openai)` →
+ * `fake-model-2`), or, for an
  * alias, a name that has it as one of its parts (claude's `opus[1m]` → `claude-opus-4-6`).
  */
 function servesPick(pick: string, asked: string): boolean {
-  const base = pick.replace(/\[[^\]]*\]$/, '').replace(/^[\w.-]+\//, '');
+  // Qwen Code's values end in the auth type: `fake-model-2(openai)`.
+  const base = pick
+    .replace(/\[[^\]]*\]$/, '')
+    .replace(/\([\w-]+\)$/, '')
+    .replace(/^[\w.-]+\//, '');
   return asked === base || asked.split('-').includes(base);
 }
 
@@ -58,15 +67,18 @@ function pickOther(choices: ConfigChoice[], askedBefore: string): ConfigChoice |
   );
 }
 
-/** The models the fake API was asked for by the main (not side) requests of one prompt. */
+/** The models the fake API was asked for by the main (not side) requests of one prompt, told by its tag. */
 async function modelsAskedFor(l: Live, tag: string): Promise<string[]> {
   const before = model().requests.length;
   const result = await l.rt.turns.prompt(`PLAIN tag=${tag}`);
   assert.deepEqual(result, { kind: 'completed', stopReason: 'end_turn' });
   assert.ok(l.chunks.join('').includes(PLAIN_ANSWER), 'the answer arrived');
+  // This prompt's own requests (its tag): codex 2.6.0 makes tool-less requests of its own for the
+  // turn before (one with the old model, one with `gpt-5.6-luna`) that arrive after that turn's
+  // answer, so by time alone they counted as this prompt's ("asked for [gpt-5.5, gpt-5.6-luna, …]").
   const asked = model()
     .requests.slice(before)
-    .filter((r) => !r.side)
+    .filter((r) => !r.side && r.tag === tag)
     .map((r) => r.model ?? '(none)');
   assert.ok(asked.length > 0, 'a request to the model API');
   return asked;

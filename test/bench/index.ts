@@ -22,6 +22,7 @@ import { benchToolOutput } from './toolOutput';
 import { benchMarkdownStream } from './markdownStream';
 import { benchWebview } from './webview';
 import { benchWebviewScroll } from './webviewScroll';
+import { benchWebviewOutput } from './webviewOutput';
 import { nth } from '../support/helpers';
 
 const RESPAWNED = 'REINS_BENCH_GC';
@@ -87,6 +88,7 @@ async function main(): Promise<number> {
     ['markdown', () => benchMarkdownStream(quick ? 2 : 10, 5_000, quick ? 3 : 9)],
     ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10, quick ? 1 : 3)],
     ['webview:scroll', () => benchWebviewScroll(quick ? 300 : 3_000, 7)],
+    ['webview:output', () => benchWebviewOutput(quick ? 1 : 3)],
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
     ['checkpoint', () => benchCheckpoint(quick ? 500 : 5_000, quick ? 3 : 7)],
     // REINS_BENCH_LONG_TURNS: fewer turns for a quick look (the session is 500).

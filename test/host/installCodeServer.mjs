@@ -336,8 +336,10 @@ async function install(paths, { stdio, log }) {
     ...(ripgrepTmp ? { TMPDIR: ripgrepTmp } : {}),
     ...(KNOWN[CODE_SERVER_VERSION]?.cxxflags ? { CXXFLAGS: `${process.env.CXXFLAGS ?? ''} ${KNOWN[CODE_SERVER_VERSION].cxxflags}`.trim() } : {}),
   };
-  // --foreground-scripts: the native builds' progress stays visible (and their errors).
-  await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, '--foreground-scripts', ...npmQuiet], { cwd: join(paths.dir, 'server'), env, stdio });
+  // Without --foreground-scripts npm builds the native modules side by side (the nested install in
+  // code-server's postinstall inherits the setting): measured 164 s against 203 s on two loaded
+  // cores. npm then shows a build's output only when it fails.
+  await run('npm', ['install', `code-server@${CODE_SERVER_VERSION}`, ...npmQuiet], { cwd: join(paths.dir, 'server'), env, stdio });
 
   if (KNOWN[CODE_SERVER_VERSION]?.legacyVscodeOptions) teachLegacyVscodeOptions(paths);
   const version = await capture(paths.node, [paths.codeServerEntry, '--version'], { env: hostEnv(paths) });

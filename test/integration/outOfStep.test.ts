@@ -79,7 +79,9 @@ describe('out of step: the full recovery (restart, same session, again or back)'
     // usage right after a stopped turn)","outOfStep":true,"recovery":"resend"}".
     it('nothing changed: restarted, the session resumed, the prompt sent again by itself; sendPrompt says so', async () => {
       const agent = await addAgent(keptAcrossRestarts('one-behind-resend'), { outOfStepRecovery: 'resend' });
-      const { result, pidBefore, unseen } = await promptAfterStop(agent, 'second prompt');
+      // A text of its own: lastRestoredInput outlives a test, and neverHarm.test.ts gives back 'second prompt'
+      // (run after it, this asserted "nothing given back" on that test's text).
+      const { result, pidBefore, unseen } = await promptAfterStop(agent, 'second prompt, nothing changed');
       assert.deepEqual(result, { status: 'completed', stopReason: 'end_turn', sentTwice: true }, JSON.stringify(result));
       const state = (await api()).state()!;
       assert.notEqual(state.pid, pidBefore, 'a new agent process');
@@ -92,7 +94,7 @@ describe('out of step: the full recovery (restart, same session, again or back)'
       assert.equal(prompts.at(-1)?.msg.params?.sessionId, nth(resumed, 0, 'the resume').sessionId, JSON.stringify(prompts.at(-1)));
       const agentText = state.transcript.flatMap((e) => (e.kind === 'agent' ? [e.markdown] : []));
       assert.equal(agentText.at(-1), 'the answer to the prompt sent again');
-      assert.notEqual(state.lastRestoredInput, 'second prompt', 'nothing given back');
+      assert.notEqual(state.lastRestoredInput, 'second prompt, nothing changed', 'nothing given back');
       assert.ok(
         (await notices()).some((n) => /your prompt goes again/.test(n.text)),
         JSON.stringify(await notices()),

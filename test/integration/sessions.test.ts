@@ -199,6 +199,28 @@ describe('sessions that survive', function () {
     assert.equal(again.status, 'failed');
   });
 
+  // Sabotage (the unknown session forgotten after the new one was written, as before): "session/new,
+  // want session/load of sess-1" (the restart opened a new session: the folder's current was gone).
+  // Seen first as an order-dependent failure of the out-of-step resend: an earlier test file's
+  // scripted-1 left "sess-1" as the folder's session, and this file's scripted-1 numbered its own
+  // new session sess-1 too.
+  it('an agent that lost its sessions and numbers the new one as the old: the next restart reopens the new one', async () => {
+    const file = sessionsFile();
+    const agent = await addAgent({ sessions: { load: true, file }, prompts: [answer('noted')] });
+    await useAgent(agent);
+    await send('first topic');
+    const old = (await state()).sessionId!;
+    fs.writeFileSync(file, ''); // the agent loses every session: its next new one is numbered from 1 again
+    assert.ok(await vscode.commands.executeCommand<boolean>('reins.restartAgent'));
+    const renewed = (await state()).sessionId!;
+    assert.equal(renewed, old, "the agent gave its new session the lost one's id");
+    assert.ok(await vscode.commands.executeCommand<boolean>('reins.restartAgent'));
+    const opened = methods(agent).slice(-1)[0];
+    assert.equal(opened, 'session/load', `${opened}, want session/load of ${renewed}`);
+    assert.equal(received(agent.entries(), 'session/load').at(-1)?.msg.params.sessionId, renewed);
+    assert.equal((await state()).sessionId, renewed);
+  });
+
   it('Open Session… lists the sessions and loads the one picked; reins.deleteSession where offered', async () => {
     const agent = await addAgent({ sessions: { load: true, list: true, delete: true, seed: 2 }, prompts: [answer('ok')] });
     await useAgent(agent);

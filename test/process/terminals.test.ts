@@ -81,6 +81,8 @@ describe('terminal/* client methods', function () {
   it('hands every byte a terminal prints to onOutputData: its log is whole where its buffer keeps the end', async () => {
     const files = new OutputFiles();
     const logged = new TerminalHost({ root: ws, log, sessionId: () => session, turn: () => turn, onOutputData: (id, data) => files.terminal(id, data) });
+    const shown: TerminalView[] = [];
+    logged.onOutput((v) => shown.push(v));
     try {
       const { terminalId } = await logged.methods['terminal/create']({
         sessionId: SESSION,
@@ -96,6 +98,9 @@ describe('terminal/* client methods', function () {
       //   AssertionError: the terminal log has no element 0 (length 0)
       assert.equal(fs.statSync(file).size, 8_000_000, 'every byte printed is in the log');
       assert.ok(fs.readFileSync(file, 'utf8').endsWith(kept.output));
+      // The card says how much it leaves out: all that was printed before what it shows.
+      const last = nth(shown, shown.length - 1, 'the views shown');
+      assert.equal(last.omittedBytes, 8_000_000 - Buffer.byteLength(last.text));
     } finally {
       await logged.endAll('test over');
       logged.dispose();

@@ -56,6 +56,10 @@ describe('agent quirks: the one table', () => {
       ['claude-agent-acp'],
     );
     assert.deepEqual(knownRows({ name: '@zed-industries/claude-agent-acp', version: '0.24.0' }), [], 'a version not seen');
+    assert.deepEqual(
+      knownRows({ name: '@agentclientprotocol/claude-agent-acp', version: '0.101.0' }).map((r) => r.agent),
+      ['claude-agent-acp (0.101)'],
+    );
     assert.deepEqual(knownRows({ name: 'reins-scripted-agent', version: '1.0.0' }), [], 'rows for any agent are not matched by name');
     assert.deepEqual(knownRows(undefined), []);
   });
@@ -86,5 +90,7 @@ describe('agent quirks: the one table', () => {
   it('the out-of-step recovery comes from the table', () => {
     assert.equal(outOfStepRecovery({ name: '@zed-industries/claude-agent-acp', version: '0.23.1' }), 'resend');
     assert.equal(outOfStepRecovery({ name: 'goose' }), 'none');
+    // 0.101 answers in step after a stop (npm run test:agents, claude.test.ts): nothing to recover.
+    assert.equal(outOfStepRecovery({ name: '@agentclientprotocol/claude-agent-acp', version: '0.101.0' }), 'none');
   });
 });

@@ -216,6 +216,22 @@ describe('sessions: the saved transcript', () => {
     assert.ok(JSON.stringify(small.entries).length <= 400 && small.entries.length < entries.length && small.entries.at(-1)?.id === 'n3');
   });
 
+  it("a terminal's output cut for saving says it left out that much more; one whose size was never known stays so", () => {
+    const card = (omittedBytes?: number): TranscriptEntry => ({
+      kind: 'tool',
+      id: 't',
+      title: 'Run',
+      status: 'completed',
+      terminal: { text: `€${'y'.repeat(20)}`, truncated: true, ...(omittedBytes !== undefined && { omittedBytes }) },
+    });
+    const saved = (entry: TranscriptEntry) =>
+      (saveTranscript([entry], { maxEntries: 10, maxChars: 1_000_000, maxEntryChars: 10 }).entries[0] as typeof entry & { kind: 'tool' }).terminal;
+    // The euro sign (3 bytes) and 10 letters went: 13 bytes more than the 1000 left out before.
+    // Sabotage (the cut keeping omittedBytes as it was), this printed: 1000 !== 1013
+    assert.equal(saved(card(1000))?.omittedBytes, 1013);
+    assert.equal(saved(card())?.omittedBytes, undefined);
+  });
+
   it('a new window shows nothing pending: tools cancelled, permission expired, no buttons for the old process', () => {
     const back = restorable(saveTranscript(entries));
     assert.equal((back[2] as { status: string }).status, 'cancelled');

@@ -58,6 +58,17 @@ describe('terminal output in the tool call card', () => {
     assert.equal(agents.length, 1, `the agent's text goes on in one entry: ${agents.length} agent entries`);
   });
 
+  it("says how much it left out: the bytes before each terminal's tail, summed; a change in that alone is shown", () => {
+    apply(toolCall([{ type: 'terminal', terminalId: 'term-5' }]));
+    apply(embed('term-6'));
+    cards.output({ terminalId: 'term-5', text: 'tail 5', truncated: true, omittedBytes: 48_000_000 });
+    cards.output({ terminalId: 'term-6', text: 'tail 6', truncated: false });
+    assert.deepEqual(tool(transcript).terminal, { text: 'tail 5\ntail 6', truncated: true, omittedBytes: 48_000_000 });
+    cards.output({ terminalId: 'term-6', text: 'tail 6', truncated: true, omittedBytes: 200 });
+    // Sabotage (the unchanged-output check not comparing omittedBytes), this printed: 48000000 !== 48000200
+    assert.equal(tool(transcript).terminal?.omittedBytes, 48_000_200);
+  });
+
   it('an unchanged output is not sent to the panel again', () => {
     apply(toolCall([{ type: 'terminal', terminalId: 'term-4' }]));
     let upserts = 0;

@@ -14,6 +14,13 @@ describe('terminal output buffer', () => {
     assert.deepEqual(b.snapshot(), { output: 'hello world\n', truncated: false });
   });
 
+  it('counts every byte written, dropped or kept (what the card says it left out)', () => {
+    const b = new OutputBuffer(10);
+    for (const line of ['line 1\n', 'line €\n', 'line 3\n']) b.write(Buffer.from(line));
+    assert.equal(b.written, 23);
+    assert.equal(b.size, 8, 'kept: the end, from a character boundary');
+  });
+
   it('drops the oldest output to stay within the limit, and says so', () => {
     const b = new OutputBuffer(10);
     for (const line of ['line 1\n', 'line 2\n', 'line 3\n']) b.write(Buffer.from(line));

@@ -10,7 +10,7 @@ import { OutputFiles } from '../../src/runtime/outputLog';
 import type { OutputLog } from '../../src/runtime/toolOutputs';
 import { Transcript, type TranscriptOp } from '../../src/runtime/transcript';
 import type { HostToWebview, TranscriptEntry } from '../../src/shared/messages';
-import { appendTail, OUTPUT_TAIL_CHARS, outputDelta, outputTail } from '../../src/shared/toolOutput';
+import { appendTail, cutLabel, OUTPUT_TAIL_CHARS, outputDelta, outputTail } from '../../src/shared/toolOutput';
 import { nth } from '../support/helpers';
 
 type Tool = Extract<TranscriptEntry, { kind: 'tool' }>;
@@ -33,6 +33,13 @@ class MemoryLog implements OutputLog {
 }
 
 describe('tool output: the tail in the card', () => {
+  it("the card's cut line says how much it left out: characters of a text, bytes of a terminal", () => {
+    assert.deepEqual(
+      [cutLabel(553_616, 'text'), cutLabel(999, 'text'), cutLabel(48_213_000, 'terminal'), cutLabel(1, 'terminal'), cutLabel(undefined, 'terminal')],
+      ['… 553.6 KB before this', '… 999 characters before this', '… 48.2 MB of earlier output', '… 1 byte of earlier output', '… earlier output'],
+    );
+  });
+
   it('outputTail keeps the end, never half a surrogate pair; appendTail stays bounded', () => {
     assert.equal(outputTail('abc', 5), 'abc');
     assert.equal(outputTail('abcdef', 3), 'def');

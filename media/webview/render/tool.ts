@@ -7,7 +7,7 @@
 import type { TerminalOutputView, TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, button, el, setPathText } from '../dom';
 import { revealInvisibleText } from '../../../src/shared/invisibleChars';
-import { appendTail, sizeLabel } from '../../../src/shared/toolOutput';
+import { appendTail, cutLabel } from '../../../src/shared/toolOutput';
 import { icon, toolIcon } from '../icons';
 import { locationLabel, toolPill } from '../cardModel';
 import { diffBlock } from './diff';
@@ -48,7 +48,7 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
       details.open = open ?? permitting;
       details.addEventListener('toggle', () => (open = details.open));
       details.append(row);
-      if (tool.outputChars !== undefined) details.append(cutLine(tool.outputChars - tool.detail.length, tool.id, ctx));
+      if (tool.outputChars !== undefined) details.append(cutLine(tool.outputChars - tool.detail.length, tool.id, ctx, 'text'));
       details.append(agentText('pre', 'tool-detail', tool.detail, 'ltr'));
       card.append(details);
     } else {
@@ -56,7 +56,7 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
     }
     if (tool.locations?.length) card.append(locationLinks(tool, ctx));
     tool.diffs?.forEach((diff, i) => card.append(diffBlock(diff, tool.id, i, ctx)));
-    if (tool.terminal?.truncated) card.append(cutLine(undefined, tool.id, ctx));
+    if (tool.terminal?.truncated) card.append(cutLine(tool.terminal.omittedBytes, tool.id, ctx, 'terminal'));
     if (tool.terminal) card.append(...terminalBlock(tool.terminal, scroll));
     // Moving the permission's buttons drops their focus: give it back to the same button.
     const asks = [...(permission ? [permission.block.el] : []), ...[...elicitations.values()].map((b) => b.el)];
@@ -122,9 +122,12 @@ export function createToolView(entry: ToolEntry, ctx: RenderContext): EntryView 
   };
 }
 
-/** "… 554.3 KB before this" (a terminal: "… earlier output") and Open Full Output: the card holds only the output's end. */
-function cutLine(left: number | undefined, id: string, ctx: RenderContext): HTMLElement {
-  const line = el('div', 'tool-output-cut', left === undefined ? '… earlier output ' : `… ${sizeLabel(left)} before this `);
+/**
+ * "… 554.3 KB before this" (a terminal: "… 48.2 MB of earlier output", or "… earlier output" when
+ * the size is not known) and Open Full Output: the card holds only the output's end.
+ */
+function cutLine(left: number | undefined, id: string, ctx: RenderContext, of: 'text' | 'terminal'): HTMLElement {
+  const line = el('div', 'tool-output-cut', `${cutLabel(left, of)} `);
   line.append(button('link tool-full-output', 'Open Full Output', () => ctx.post({ type: 'openFullOutput', toolCallId: id })));
   return line;
 }

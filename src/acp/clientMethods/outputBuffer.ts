@@ -25,6 +25,8 @@ export interface OutputSnapshot {
 export class OutputBuffer {
   private chunks: Buffer[] = [];
   private bytes = 0;
+  /** UTF-8 bytes of all the text ever kept, dropped or not. */
+  private total = 0;
   private dropped = false;
   private exit: ExitStatus | undefined;
   private readonly decoder = new StringDecoder('utf8');
@@ -59,6 +61,11 @@ export class OutputBuffer {
   /** Output was dropped from the start to stay within the limit. */
   get truncated(): boolean {
     return this.dropped;
+  }
+
+  /** UTF-8 bytes of all the output so far, including what was dropped. */
+  get written(): number {
+    return this.total;
   }
 
   /** UTF-8 bytes kept now (never more than the limit). */
@@ -98,6 +105,7 @@ export class OutputBuffer {
     this.version++;
     this.chunks.push(chunk);
     this.bytes += chunk.length;
+    this.total += chunk.length;
     if (this.bytes > this.limit) this.trim();
   }
 

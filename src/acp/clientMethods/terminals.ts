@@ -64,6 +64,8 @@ export interface TerminalView {
   text: string;
   /** Output was dropped (by the agent's limit, or for the panel). */
   truncated: boolean;
+  /** UTF-8 bytes of the output before `text` (all in the terminal's log file). */
+  omittedBytes?: number;
   exitStatus?: ExitStatus;
 }
 
@@ -301,10 +303,13 @@ export class TerminalHost implements Disposable {
     if (revision === entry.shown || this.disposed) return;
     entry.shown = revision;
     const exitStatus = buffer.exitStatus;
+    const text = buffer.tail(PANEL_TAIL_BYTES);
+    const omittedBytes = buffer.written - Buffer.byteLength(text);
     this._onOutput.fire({
       terminalId: entry.id,
-      text: buffer.tail(PANEL_TAIL_BYTES),
+      text,
       truncated: buffer.truncated || buffer.size > PANEL_TAIL_BYTES,
+      ...(omittedBytes > 0 && { omittedBytes }),
       ...(exitStatus && { exitStatus }),
     });
   }
