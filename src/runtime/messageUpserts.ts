@@ -49,6 +49,8 @@ export class MessageUpserts {
   private readonly entries = new Map<string, string>();
   /** The running turn's prompt entry, until the agent's acknowledgement names it. */
   private prompt: string | undefined;
+  /** Prompt entries an acknowledgement named: its chunks are the prompt's text again, not more of it. */
+  private readonly typed = new Set<string>();
 
   constructor(private readonly sink: MessageSink) {}
 
@@ -65,6 +67,7 @@ export class MessageUpserts {
   /** The transcript was cleared or replaced: no id names an entry any more. */
   reset(): void {
     this.entries.clear();
+    this.typed.clear();
     this.prompt = undefined;
   }
 
@@ -80,11 +83,13 @@ export class MessageUpserts {
     if (!entry && kind.role === 'user' && this.prompt !== undefined && this.sink.get(this.prompt)) {
       // The acknowledgement: the prompt's entry gets its id; its text is the prompt as typed.
       this.entries.set(key, this.prompt);
+      this.typed.add(this.prompt);
       this.prompt = undefined;
       return true;
     }
     if (entry) {
       if (text === undefined) return true; // a whole message that changes only its metadata
+      if (!kind.whole && this.typed.has(entry.id)) return true; // the acknowledgement streamed: the prompt as typed
       if (!kind.whole && this.sink.streamingId === entry.id) return false; // goes on as streamed text does
       const field = entry.kind === 'user' ? 'text' : 'markdown';
       const before = (entry as { text?: string; markdown?: string })[field] ?? '';

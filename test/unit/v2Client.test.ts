@@ -242,6 +242,16 @@ describe('ACP v2 messages by id', () => {
     assert.deepEqual(shown(), ['user:run it, please', 'agent:ok', 'user:another']);
   });
 
+  // Sabotage (the acknowledgement's chunks appended like any known id's): "+ 'user:run itit' - 'user:run it'".
+  it('an acknowledgement streamed as user_message_chunks names the prompt once; its text is not added again', () => {
+    const { transcript, messages, feed, shown } = setup();
+    messages.promptShown(transcript.user('run it'));
+    feed(chunk('u1', 'run ', 'user_message_chunk'));
+    feed(chunk('u1', 'it', 'user_message_chunk'));
+    feed(chunk('a1', 'ok'));
+    assert.deepEqual(shown(), ['user:run it', 'agent:ok']);
+  });
+
   it('a late whole message is shown as its text', () => {
     assert.deepEqual(asChunk({ sessionUpdate: 'agent_message', messageId: 'm', content: [text('late')] } as never), {
       sessionUpdate: 'agent_message_chunk',
