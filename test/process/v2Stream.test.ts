@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { Transcript } from '../../src/runtime/transcript';
 import { feedTranscript } from '../../src/runtime/transcriptFeed';
 import type { TranscriptEntry } from '../../src/shared/messages';
-import { readRecord, received } from '../fixtures/scriptedAgent/records';
+import { events, readRecord, received } from '../fixtures/scriptedAgent/records';
 import { waitFor } from '../support/helpers';
 import { shutdownStarted, start } from '../support/runtimeHarness';
 
@@ -66,6 +66,26 @@ describe('ACP v2: streamed content, agent terminals, messages by id', function (
     assert.equal(run.terminal?.exited, 'exit code 0');
     const answer = received(readRecord(record)).find((w) => w.msg.id !== undefined && w.msg.method === undefined && w.msg.result?.outcome);
     assert.deepEqual(answer?.msg.result?.outcome, { outcome: 'selected', optionId: 'allow-once' });
+  });
+
+  // Sabotage (connection.ts' requireClientSurface never refusing): this printed "+ [ -32002,
+  // undefined ] - [ -32601, -32601 ]" (both served as under v1: the read found no file, the
+  // terminal was created).
+  it('a v2 connection has no client file system or terminals: fs/* and terminal/* are unknown methods', async () => {
+    const { rt, record } = await start({
+      init: { supported: [2] },
+      prompts: [
+        {
+          steps: [
+            { call: { method: 'fs/read_text_file', params: { sessionId: '${sessionId}', path: '${cwd}/README.md' } } },
+            { call: { method: 'terminal/create', params: { sessionId: '${sessionId}', command: 'true' } } },
+          ],
+        },
+      ],
+    });
+    assert.equal((await rt.turns.prompt('read')).kind, 'completed');
+    const codes = events(readRecord(record), 'call-answered').map((e) => (e.reply as { error?: { code?: number } }).error?.code);
+    assert.deepEqual(codes, [-32601, -32601]);
   });
 
   // Sabotage (turnWire.ts never noting `running` for the turn, so its idle is not taken as the
