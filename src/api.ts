@@ -17,7 +17,8 @@ export type SendResult = (
    * `changedFiles` (relative to the folder) what the unseen work changed (Undo takes it back).
    */
   | { status: 'failed'; error: string; outOfStep: true; recovery: OutOfStepRecovery; givenBack?: GiveBackReason; changedFiles?: string[] }
-  | { status: 'stopped'; outcome: string; cause: string }
+  /** `waitingOn`: the turn was waiting on the user's answer (a permission request or an elicitation) when it was stopped. */
+  | { status: 'stopped'; outcome: string; cause: string; waitingOn?: 'permission' | 'elicitation' }
   /** `waitingOn`: the turn that kept it out waits for the user's answer (a permission request or an elicitation). */
   | { status: 'not-sent'; reason: string; waitingOn?: 'permission' | 'elicitation' }
   | { status: 'failed'; error: string }

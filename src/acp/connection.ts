@@ -158,6 +158,7 @@ export class AcpConnection {
     if (handlers.readTextFile) {
       const read = handlers.readTextFile.bind(handlers);
       this.rpc.onRequest('fs/read_text_file', (params: ReadTextFileRequest) => {
+        this.requireClientSurface('fs/read_text_file');
         requireSession(params, 'fs/read_text_file');
         if (typeof params.path !== 'string') throw invalid('fs/read_text_file needs a path');
         return read(params);
@@ -166,6 +167,7 @@ export class AcpConnection {
     if (handlers.writeTextFile) {
       const write = handlers.writeTextFile.bind(handlers);
       this.rpc.onRequest('fs/write_text_file', (params: WriteTextFileRequest) => {
+        this.requireClientSurface('fs/write_text_file');
         requireSession(params, 'fs/write_text_file');
         if (typeof params.path !== 'string' || typeof params.content !== 'string') {
           throw invalid('fs/write_text_file needs a path and content');
@@ -175,6 +177,7 @@ export class AcpConnection {
     }
     for (const [method, handle] of Object.entries(handlers.terminal ?? {}) as [string, (params: unknown) => Promise<unknown>][]) {
       this.rpc.onRequest(method, (params: { sessionId?: unknown } | undefined) => {
+        this.requireClientSurface(method);
         requireSession(params, method);
         return handle(params);
       });
@@ -191,6 +194,17 @@ export class AcpConnection {
   }
 
   private closing = false;
+  /** ACP v2 removed the client's fs/* and terminal/* (migration.mdx): off once v2 is agreed. */
+  private clientSurface = true;
+
+  /** The agent speaks v2: its fs/* and terminal/* requests are unknown methods from now on. */
+  dropClientSurface(): void {
+    this.clientSurface = false;
+  }
+
+  private requireClientSurface(method: string): void {
+    if (!this.clientSurface) throw new ResponseError(ErrorCodes.MethodNotFound, `Method not found: ${method} (not an ACP v2 method)`);
+  }
 
   get isClosed(): boolean {
     return this.closing;
@@ -245,8 +259,8 @@ export class AcpConnection {
   }
 
   /** Only after the user chose the method (auth/signIn.ts); an OAuth flow may take minutes. */
-  authenticate(params: AuthenticateRequest, timeoutMs: number): Promise<AuthenticateResponse> {
-    return this.request<AuthenticateResponse>('authenticate', params, timeoutMs);
+  authenticate(params: AuthenticateRequest, timeoutMs: number, v2 = false): Promise<AuthenticateResponse> {
+    return this.request<AuthenticateResponse>(v2 ? 'auth/login' : 'authenticate', params, timeoutMs);
   }
 
   /** No time limit: a turn lasts as long as it lasts; the turn controller owns its budget. */

@@ -173,12 +173,19 @@ export class NdjsonMessageReader extends AbstractMessageReader {
   }
 
   private handleMessage(message: unknown, size: number, first: () => string): void {
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.hooks.onMalformedLine?.(first(), 'not a JSON object');
-      return;
+    // A JSON-RPC batch (ACP v2 says so for stdio): each entry a message of its own, in order.
+    const entries: unknown[] = Array.isArray(message) && message.length > 0 ? message : [message];
+    let malformed = false;
+    for (const entry of entries) {
+      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+        malformed = true;
+        continue;
+      }
+      this.hooks.onMessage?.(entry as Message, size);
+      this.callback?.(entry as Message);
     }
-    this.hooks.onMessage?.(message as Message, size);
-    this.callback?.(message as Message);
+    // Said once for the line, whatever it held.
+    if (malformed) this.hooks.onMalformedLine?.(first(), 'not a JSON object');
   }
 
   private tooLarge(): void {

@@ -28,7 +28,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function parseOne(m: unknown): SignInMethod | undefined {
   if (!isObj(m)) return undefined;
-  const id = str(m.id);
+  // ACP v2 renamed the descriptor's `id` to `methodId`.
+  const id = str(m.id) ?? str(m.methodId);
   const name = str(m.name) ?? id;
   if (!id || !name) return undefined;
   const description = str(m.description);

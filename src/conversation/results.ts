@@ -10,7 +10,12 @@ export function toSendResult(result: TurnResult): SendResult {
     case 'completed':
       return { status: 'completed', stopReason: result.stopReason };
     case 'stopped':
-      return { status: 'stopped', outcome: result.stop.outcome ?? 'aborted', cause: result.stop.cause };
+      return {
+        status: 'stopped',
+        outcome: result.stop.outcome ?? 'aborted',
+        cause: result.stop.cause,
+        ...(result.stop.waitingOn && { waitingOn: result.stop.waitingOn }),
+      };
     case 'not-sent':
       return { status: 'not-sent', reason: result.why };
     case 'failed':

@@ -133,6 +133,9 @@ interface PermissionStep {
   /** Ask and go on to the next step at once (requests at the same time, as ACP v2's example has);
    *  the answer is still recorded. */
   background?: boolean;
+  /** ACP v2 only: the question's supporting text, and a command subject (`${cwd}` filled in) instead of the tool call. */
+  description?: string;
+  command?: { command: string; cwd: string };
 }
 
 /**

@@ -74,6 +74,8 @@ const STEPS: Record<string, { check: Check; extra?: Record<string, Check> }> = {
         abortOnCancel: bool,
         withdrawAfterMs: num,
         background: bool,
+        description: str,
+        command: shape({ command: str, cwd: str }, ['command', 'cwd']),
       },
       ['toolCallId', 'title'],
     ),

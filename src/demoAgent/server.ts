@@ -215,7 +215,7 @@ export class Agent implements TurnHost {
       },
       // Advertised as claude-agent-acp and codex-acp do (later versions than those pinned in test/agents).
       ...(this.scenario?.steering === 'acp' ? { _meta: { steering: { supported: true } } } : {}),
-      // ACP v2's capabilities (beside v1's, which a v2 client ignores): `session` is the baseline.
+      // ACP v2's capabilities: `session` is the baseline (list, resume, close).
       ...(this.book?.v2 ? { capabilities: { session: this.book.options.delete ? { delete: {} } : {} } } : {}),
       agentInfo: init.agentInfo
         ? { version: '1.0.0', ...init.agentInfo }
@@ -228,7 +228,10 @@ export class Agent implements TurnHost {
           },
       authMethods: (this.auth?.methods ?? []) as InitializeResponse['authMethods'],
     };
-    const answer = () => this.peer.respond(id, result);
+    // ACP v2 answers in its own shape only: `info` and `capabilities` (v1's fields are gone).
+    const { agentCapabilities: _v1Caps, agentInfo, ...rest } = result;
+    const v2 = { ...rest, info: agentInfo, capabilities: (result as { capabilities?: object }).capabilities ?? {} };
+    const answer = () => this.peer.respond(id, version >= 2 ? v2 : result);
     if (init.delayMs) setTimeout(answer, init.delayMs);
     else answer();
   }
@@ -276,7 +279,12 @@ export class Agent implements TurnHost {
       : demoBody(promptText(params.prompt), session.cwd, { first: index === 0, terminals: this.clientTerminals, fs: this.clientFs });
     const turn = new Turn(id, session, index, behaviour, body, this);
     // ACP v2: the answer says the prompt was taken in; its end is the idle state_update.
-    if (this.states === 'v2') this.peer.respond(id, { messageId: `msg-${index + 1}` });
+    if (this.states === 'v2') {
+      this.peer.respond(id, { messageId: `msg-${index + 1}` });
+      // Where the prompt went in the session's history, and its id (v2's acknowledgement).
+      const ack = { sessionUpdate: 'user_message', messageId: `user-${index + 1}`, content: params.prompt };
+      this.peer.notify('session/update', { sessionId: session.id, update: ack });
+    }
     if (running) {
       this.rec.event('prompt-while-busy', { requestId: id, running: running.requestId });
       session.queue.push(turn);

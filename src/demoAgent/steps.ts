@@ -24,6 +24,17 @@ export function scriptedBody(behaviour: Behaviour, host: TurnHost): TurnBody {
   };
 }
 
+/**
+ * ACP v2's request: the step's title is the question; its subject the tool call (its state only,
+ * never the question as its title) or, with `command`, the command the agent would run.
+ */
+function v2Permission(p: Extract<Step, { permission: unknown }>['permission'], turn: Turn): Record<string, unknown> {
+  const subject = p.command
+    ? { type: 'command', command: p.command.command, cwd: fill(p.command.cwd, turn), toolCallId: p.toolCallId }
+    : { type: 'tool_call', toolCall: { toolCallId: p.toolCallId, status: 'pending', ...(p.kind !== undefined && { kind: p.kind }) } };
+  return { title: p.title, ...(p.description !== undefined && { description: p.description }), subject };
+}
+
 /** Runs one step; a step that ends the turn (`error`) returns how. */
 async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd | undefined> {
   if ('text' in step) await turn.stream('agent_message_chunk', step.text, step.chunk, step.intervalMs);
@@ -31,8 +42,10 @@ async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd 
   else if ('flood' in step) await flood(turn, host, step.flood);
   else if ('tool' in step) {
     const { id, title, kind = 'other', status = 'pending', rawInput } = step.tool;
+    // ACP v2 has no tool_call: the first update of an id creates it (same fields).
+    const sessionUpdate: 'tool_call' = host.states === 'v2' ? ('tool_call_update' as unknown as 'tool_call') : 'tool_call';
     turn.update({
-      sessionUpdate: 'tool_call',
+      sessionUpdate,
       toolCallId: id,
       title,
       kind: kind as ToolKind,
@@ -49,7 +62,8 @@ async function runStep(step: Step, turn: Turn, host: TurnHost): Promise<TurnEnd 
     });
   } else if ('permission' in step) {
     const { toolCallId, title, kind, options = DEFAULT_PERMISSION_OPTIONS, abortOnCancel, withdrawAfterMs, background } = step.permission;
-    const asked = turn.permission({ toolCall: { toolCallId, title, ...(kind !== undefined && { kind }) }, options }, abortOnCancel, withdrawAfterMs);
+    const params = host.states === 'v2' ? v2Permission(step.permission, turn) : { toolCall: { toolCallId, title, ...(kind !== undefined && { kind }) } };
+    const asked = turn.permission({ ...params, options }, abortOnCancel, withdrawAfterMs);
     // In the background its answer is recorded all the same; a `cancelled` one cancels the turn.
     if (background) asked.catch(() => undefined);
     else await asked;

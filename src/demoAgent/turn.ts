@@ -65,6 +65,8 @@ export class Turn {
   private onSteer: (() => void) | undefined;
   /** The ids of the requests this turn made to the client (`withdrawOnCancel`). */
   private readonly asked: Id[] = [];
+  /** Messages streamed in this turn (ACP v2: each gets an id of its own). */
+  private messages = 0;
 
   constructor(
     readonly requestId: Id,
@@ -244,10 +246,12 @@ export class Turn {
   async stream(kind: 'agent_message_chunk' | 'agent_thought_chunk', text: string, chunk = 8, intervalMs = 20): Promise<void> {
     const chars = Array.from(text); // whole code points: never split a surrogate pair
     const size = Math.max(1, Math.floor(chunk));
+    // ACP v2: every chunk names its message; each stream is a message of its own.
+    const id = this.host.states === 'v2' ? { messageId: `m${this.index + 1}-${++this.messages}` } : {};
     for (let i = 0; i < chars.length; i += size) {
       if (i > 0) await this.sleep(intervalMs);
       this.checkpoint();
-      this.update({ sessionUpdate: kind, content: { type: 'text', text: chars.slice(i, i + size).join('') } });
+      this.update({ sessionUpdate: kind, ...id, content: { type: 'text', text: chars.slice(i, i + size).join('') } });
     }
   }
 
@@ -257,7 +261,7 @@ export class Turn {
    * default the wait outlasts a cancel, as gemini's does: a client that never answers the
    * request never gets the prompt answered either.
    */
-  async permission(params: { toolCall: object; options: object[] }, abortOnCancel = false, withdrawAfterMs?: number): Promise<string | undefined> {
+  async permission(params: { options: object[] } & Record<string, unknown>, abortOnCancel = false, withdrawAfterMs?: number): Promise<string | undefined> {
     this.checkpoint();
     let withdraw: NodeJS.Timeout | undefined;
     const reply = await this.host.peer.request(

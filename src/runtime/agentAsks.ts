@@ -58,6 +58,11 @@ export class AgentAsks {
     return this.permissions.size > 0 || this.elicitations.size > 0;
   }
 
+  /** What is asked of the user now, whatever the turn's phase (a stop reads it as it cancels them). */
+  get asked(): 'permission' | 'elicitation' | undefined {
+    return this.permissions.size > 0 ? 'permission' : this.elicitations.size > 0 ? 'elicitation' : undefined;
+  }
+
   /**
    * The routine's step 2: every request answered cancelled, elicitations too, request-scoped
    * ones included (the user asked for the agent to go quiet).

@@ -234,7 +234,7 @@ export class AgentRuntime {
   /** `authenticate` on the running connection (a prompt was refused with auth_required). */
   async authenticate(methodId: string): Promise<void> {
     if (!this.conn || this.conn.isClosed) throw new Error(`${this.name} is not running`);
-    await this.conn.authenticate({ methodId }, AUTHENTICATE_TIMEOUT_MS);
+    await this.conn.authenticate({ methodId }, AUTHENTICATE_TIMEOUT_MS, (this.initResult?.protocolVersion ?? 1) >= 2);
     this.options.log.info(`agent ${this.name}: authenticated with method ${methodId}`);
   }
 

@@ -6,6 +6,7 @@ import { ResponseError } from 'vscode-jsonrpc/node';
 import { offeredVersion, PROTOCOL_VERSION, ProtocolVersionError } from '../acp/protocol';
 import { describeExit, type AgentLaunch, type AgentProcess, type ExitInfo } from '../acp/agentProcess';
 import { AgentExitedError, type AcpConnection } from '../acp/connection';
+import { readV2Answer, v2InitializeRequest } from '../acp/v2Init';
 
 /** An `authenticate` may open a browser and wait for the user: minutes, not seconds. */
 export const AUTHENTICATE_TIMEOUT_MS = 5 * 60_000;
@@ -49,19 +50,22 @@ export async function handshake(
     clientInfo: options.clientInfo ?? { name: 'reins', version: '0.0.0' },
   };
   let asked: ProtocolVersion = PROTOCOL_VERSION;
-  const init = await conn.initialize(params, options.timeoutMs).catch((error: unknown) => {
+  const given = await conn.initialize(params, options.timeoutMs).catch((error: unknown) => {
     // Version 1 refused, and v2 offered instead (-32022 listing it): asked for once more.
     const offered = error instanceof ResponseError ? offeredVersion(error) : undefined;
     if (offered === undefined) throw error;
     options.log?.(`the agent refused ACP version ${PROTOCOL_VERSION} and offers ${offered}: initializing with ${offered}`);
     asked = offered;
-    return conn.initialize({ ...params, protocolVersion: offered }, options.timeoutMs);
+    // v2's own shape: `info` and `capabilities` (v2Init.ts), not v1's role-named fields.
+    return conn.initialize(v2InitializeRequest(params, offered) as unknown as InitializeRequest, options.timeoutMs);
   });
+  const init = readV2Answer(given);
   got(init);
   // A version Reins did not ask for: the caller closes the connection and says so.
   if (init.protocolVersion !== asked) throw new ProtocolVersionError(init.protocolVersion, asked);
-  // Sign-in the user chose for an `agent` method: between initialize and session/new.
-  if (options.authenticate) await conn.authenticate({ methodId: options.authenticate }, AUTHENTICATE_TIMEOUT_MS);
+  if (init.protocolVersion >= 2) conn.dropClientSurface();
+  // Sign-in the user chose for an `agent` method: between initialize and session/new (v2 renamed it auth/login).
+  if (options.authenticate) await conn.authenticate({ methodId: options.authenticate }, AUTHENTICATE_TIMEOUT_MS, init.protocolVersion >= 2);
   return init;
 }
 

@@ -55,10 +55,10 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
     agent: 'any agent speaking ACP v2',
     seen: 'the ACP v2 draft (July 2026)',
     behaviour:
-      'On a cancel, withdraws its pending requests with `$/cancel_request`; reports tool calls and plan entries `cancelled`; sends a diff as `changes` with a `git_patch`; loads and resumes with one method, `session/resume` (`replayFrom`).',
+      'On a cancel, withdraws its pending requests with `$/cancel_request`; reports tool calls and plan entries `cancelled`; sends a diff as `changes` with a `git_patch`; loads and resumes with one method, `session/resume` (`replayFrom`); streams tool content (`tool_call_content_chunk`) and its own terminals (`terminal_update`, `terminal_output_chunk`); names every message (`messageId`, whole-message upserts); asks permission with a `title` and a `tool_call` or `command` subject.',
     handling:
-      "Answers each pending permission `cancelled` before it cancels, so a withdrawal finds it answered (one still pending is answered -32800 and its card closes); shows `cancelled` as the agent's word (a status of its own changes nothing); shows a patch's hunks in the card and the whole files in Open Diff; loads with `session/resume` from the start.",
-    scenarios: ['v2-withdraw-on-cancel', 'v2-cancelled-status', 'v2-git-patch', 'v2-resume'],
+      "Answers each pending permission `cancelled` before it cancels, so a withdrawal finds it answered (one still pending is answered -32800 and its card closes); shows `cancelled` as the agent's word (a status of its own changes nothing); shows a patch's hunks in the card and the whole files in Open Diff; loads with `session/resume` from the start. Appends streamed content and shows the agent's terminals in their card (bounded, as text); shows a message once by its id (a repeated id replaces it; the prompt's acknowledgement names the typed prompt); shows the request's own question, and the command with its folder. A stop during streamed content or an agent terminal settles at the `idle`.",
+    scenarios: ['v2-withdraw-on-cancel', 'v2-cancelled-status', 'v2-git-patch', 'v2-resume', 'v2-stream', 'v2-stream-stop'],
   },
   {
     agent: 'goose',

@@ -75,6 +75,12 @@ export class LateUpdates {
  * its id). Undefined: not shown in the transcript (usage, modes, replayed user text).
  */
 function namesOf(update: SessionUpdate): { id: string | undefined; of: (t: TurnIds) => Set<string> } | undefined {
+  // ACP v2's: a tool call's streamed content item, and a whole message (both carry their id).
+  const v2 = update as { sessionUpdate: string; toolCallId?: unknown; messageId?: unknown };
+  if (v2.sessionUpdate === 'tool_call_content_chunk') return { id: typeof v2.toolCallId === 'string' ? v2.toolCallId : undefined, of: (t) => t.tools };
+  if (v2.sessionUpdate === 'agent_message' || v2.sessionUpdate === 'agent_thought') {
+    return { id: typeof v2.messageId === 'string' ? v2.messageId : undefined, of: (t) => t.messages };
+  }
   switch (update.sessionUpdate) {
     case 'tool_call':
     case 'tool_call_update':

@@ -68,7 +68,7 @@ export class SessionConfig {
    */
   setInitial(answer: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null } | null | undefined): void {
     if (answer?.modes && isModeState(answer.modes)) this.modes = answer.modes;
-    if (Array.isArray(answer?.configOptions)) this.options = answer.configOptions.filter(isOption);
+    if (Array.isArray(answer?.configOptions)) this.options = answer.configOptions.map(v1Option).filter(isOption);
   }
 
   /** Apply one update; true when it was one of the kinds kept here (and the view may differ). */
@@ -77,7 +77,7 @@ export class SessionConfig {
       case 'config_option_update':
         // The complete state, every time.
         if (!Array.isArray(update.configOptions)) return false;
-        this.options = update.configOptions.filter(isOption);
+        this.options = update.configOptions.map(v1Option).filter(isOption);
         return true;
       case 'current_mode_update': {
         // The schema says `currentModeId`; the spec's prose example says `modeId`.
@@ -113,7 +113,7 @@ export class SessionConfig {
   applySetAnswer(plan: Exclude<SetPlan, { error: string }>, answer: unknown): void {
     if (plan.method === 'session/set_config_option') {
       const options = (answer as { configOptions?: unknown } | null)?.configOptions;
-      if (Array.isArray(options)) this.options = options.filter(isOption);
+      if (Array.isArray(options)) this.options = options.map(v1Option).filter(isOption);
       else this.setOptionValue(plan.params.configId, plan.params.value); // an agent that answered {}: what we asked for holds
     } else {
       this.noteMode(plan.params.modeId);
@@ -239,6 +239,20 @@ export class SessionConfig {
 function isModeState(m: unknown): m is SessionModeState {
   const s = m as SessionModeState;
   return typeof s?.currentModeId === 'string' && Array.isArray(s.availableModes);
+}
+
+/** ACP v2 names an option `configId` and a select group `groupId` (v1: `id`, `group`): read as v1's. */
+function v1Option(o: unknown): unknown {
+  if (typeof o !== 'object' || o === null) return o;
+  const x = o as Record<string, unknown>;
+  if (typeof x.id === 'string' || typeof x.configId !== 'string') return o;
+  const groups = Array.isArray(x.options)
+    ? x.options.map((g: unknown) => {
+        const y = g as Record<string, unknown> | null;
+        return y && typeof y.groupId === 'string' && !('group' in y) ? { ...y, group: y.groupId } : g;
+      })
+    : x.options;
+  return { ...x, id: x.configId, options: groups };
 }
 
 function isOption(o: unknown): o is SessionConfigOption {

@@ -10,6 +10,7 @@
 import type { InitializeResponse, McpServer, NewSessionRequest, SessionModeState, SessionConfigOption, SessionNotification } from '@agentclientprotocol/sdk';
 import { ResponseError } from 'vscode-jsonrpc/node';
 import type { AcpConnection } from '../acp/connection';
+import { typedServers } from '../acp/v2Init';
 import { serversFor } from '../acp/mcpServers';
 import { Emitter } from '../util/emitter';
 import type { Logger } from '../util/logger';
@@ -77,7 +78,7 @@ export class SessionControls {
         this.port.log.info(`MCP server "${s.name}" (${s.type}) not given to ${this.port.name}: it does not advertise mcpCapabilities.${s.type}`);
       this._onMcpSkipped.fire(skipped);
     }
-    return allowed;
+    return (init?.protocolVersion ?? 1) >= 2 ? typedServers(allowed) : allowed;
   }
 
   newSessionParams(cwd: string, init: InitializeResponse | undefined): NewSessionRequest {

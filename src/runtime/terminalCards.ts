@@ -1,11 +1,13 @@
 // Live terminal output in the tool call's card. A tool call whose `content` holds
 // `{type: 'terminal', terminalId}` shows that terminal's output as it grows (the runtime's
 // TerminalHost reports it at most every 100 ms) and keeps showing it after the terminal is
-// released, as the spec asks. The output may come before the tool call that embeds the
+// released, as the spec asks; ACP v2's agent-owned terminals the same way (agentTerminals.ts). The output may come before the tool call that embeds the
 // terminal (agents create the terminal first), so the latest output of each terminal is kept
 // until a card asks for it. No `vscode`: the folder conversation wires this between its runtime and
 // its transcript.
-import type { SessionNotification } from '@agentclientprotocol/sdk';
+import type { SessionNotification, ToolCallContent } from '@agentclientprotocol/sdk';
+import { AgentTerminals } from './agentTerminals';
+import { toolContentChunk } from './v2Updates';
 import { describeStatus } from '../acp/clientMethods/outputBuffer';
 import type { TerminalView } from '../acp/clientMethods/terminals';
 import type { TerminalOutputView, TranscriptEntry } from '../shared/messages';
@@ -41,10 +43,14 @@ export class TerminalCards {
   /** A session/update: links the terminals a tool call embeds to its card. */
   noteUpdate(notification: SessionNotification): void {
     const u = notification.update;
-    if (u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update') return;
-    const card = this.sink.cardId(notification.sessionId, u.toolCallId);
+    // ACP v2 streams one content item at a time: a terminal may come in a content chunk.
+    const chunk = toolContentChunk(u);
+    if (!chunk && u.sessionUpdate !== 'tool_call' && u.sessionUpdate !== 'tool_call_update') return;
+    const toolCallId = chunk?.toolCallId ?? (u as { toolCallId: string }).toolCallId;
+    const card = this.sink.cardId(notification.sessionId, toolCallId);
     if (card === undefined) return; // not shown
-    for (const c of u.content ?? []) {
+    const content = chunk ? [chunk.content] : ((u as { content?: ToolCallContent[] | null }).content ?? []);
+    for (const c of content) {
       if (c.type !== 'terminal' || typeof c.terminalId !== 'string') continue;
       add(this.toolsOf, c.terminalId, card);
       add(this.terminalsOf, card, c.terminalId);
@@ -101,7 +107,16 @@ export class TerminalCards {
 /** Wire `source`'s terminals into `sink`'s tool cards; the returned disposable unwires. */
 export function showTerminalOutput(source: TerminalSource, sink: CardSink): Disposable {
   const cards = new TerminalCards(sink);
-  const subs = [source.session.onUpdate((n) => cards.noteUpdate(n)), source.onTerminalOutput((v) => cards.output(v))];
+  // ACP v2's terminals are the agent's own: what it reports of them is shown as the client's are.
+  const agents = new AgentTerminals();
+  const subs = [
+    source.session.onUpdate((n) => {
+      cards.noteUpdate(n);
+      const view = agents.apply(n.update);
+      if (view) cards.output(view);
+    }),
+    source.onTerminalOutput((v) => cards.output(v)),
+  ];
   return { dispose: () => subs.forEach((s) => s.dispose()) };
 }
 

@@ -2,7 +2,7 @@
 // card a `tool_call` or `tool_call_update` makes of the card it finds. Kept apart because a
 // card's id and its output follow rules of their own (whose the call is; its output's tail and
 // delta, toolOutputs.ts) that the rest of the transcript never needs to know.
-import type { ToolCall, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ToolCall, ToolCallContent, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import { toolCardContent, type ToolCardContent } from './toolContent';
 import { ToolOutputs, type OutputLog } from './toolOutputs';
 import type { ToolStatus, TranscriptEntry } from '../shared/messages';
@@ -110,6 +110,30 @@ export class ToolCards {
       ...this.detailOf(u.toolCallId, card, previous?.kind === 'tool' ? previous : undefined),
       diffs: card.diffs ?? base.diffs,
       locations: card.locations ?? base.locations,
+    });
+  }
+
+  /**
+   * ACP v2's `tool_call_content_chunk` for card `id`: one content item appended (text to the
+   * output, a diff to the diffs, a diff's changed files to the links); the rest stays as it was.
+   */
+  chunkEntry(id: string, item: ToolCallContent): ToolEntry {
+    const previous = this.get(id);
+    const before = previous?.kind === 'tool' ? previous : undefined;
+    const base = before ?? { kind: 'tool' as const, id, title: 'Tool call', status: 'pending' as ToolStatus };
+    const card = toolCardContent([item], undefined, undefined);
+    this.lastOutput = undefined;
+    let output: Pick<ToolEntry, 'detail' | 'outputChars'> = {};
+    if (card.output !== undefined) {
+      const taken = this.outputs.append(id, card.output, before?.detail);
+      this.lastOutput = { id, delta: taken.delta };
+      output = { detail: taken.tail, outputChars: taken.total > taken.tail.length ? taken.total : undefined };
+    }
+    return withoutUndefined({
+      ...base,
+      ...output,
+      diffs: card.diffs ? [...(base.diffs ?? []), ...card.diffs] : base.diffs,
+      locations: card.locations ? [...(base.locations ?? []), ...card.locations] : base.locations,
     });
   }
 

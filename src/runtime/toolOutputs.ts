@@ -4,7 +4,7 @@
 // the output last seen goes on as that delta only (to the log file, and to the panel as an
 // `output` append); the card keeps the tail (shared/toolOutput.ts), so no update costs more
 // than its own size, whatever came before. Pure: the log behind `OutputLog` is the host's.
-import { outputDelta, outputTail } from '../shared/toolOutput';
+import { appendTail, outputDelta, outputTail } from '../shared/toolOutput';
 
 /** Where each card's whole output goes (outputLog.ts: a file per card); Open Full Output opens it. */
 export interface OutputLog {
@@ -35,6 +35,8 @@ const COMPARED = 8;
 export class ToolOutputs {
   /** The last whole output of the cards most recently updated, oldest first. */
   private readonly last = new Map<string, string>();
+  /** Every card's output length (a number per card): ACP v2's appended items go on from it. */
+  private readonly totals = new Map<string, number>();
 
   constructor(private readonly log?: OutputLog) {}
 
@@ -47,7 +49,27 @@ export class ToolOutputs {
     const delta = previous === undefined ? undefined : outputDelta(previous, text);
     if (delta === undefined) this.log?.replace(id, text);
     else if (delta) this.log?.append(id, delta);
+    this.totals.set(id, text.length);
     return { tail: outputTail(text), total: text.length, ...(delta !== undefined && { delta }) };
+  }
+
+  /**
+   * ACP v2's `tool_call_content_chunk`: one more content item, `text`, after card `id`'s output
+   * (`shown`: the tail the card holds). A new item is a new line, as the items of a whole
+   * `content` are joined; only the delta is logged and sent, never the whole again.
+   */
+  append(id: string, text: string, shown: string | undefined): CardOutput {
+    const total = this.totals.get(id);
+    if (total === undefined) return this.take(id, text); // the card's first output
+    const delta = (total > 0 ? '\n' : '') + text;
+    const previous = this.last.get(id);
+    if (previous !== undefined) {
+      this.last.delete(id);
+      this.last.set(id, previous + delta);
+    }
+    this.totals.set(id, total + delta.length);
+    if (delta) this.log?.append(id, delta);
+    return { tail: appendTail(shown ?? '', delta), total: total + delta.length, delta };
   }
 
   /** Card `id` shows terminal `terminalId` (terminalCards.ts). */
@@ -57,5 +79,6 @@ export class ToolOutputs {
 
   clear(): void {
     this.last.clear();
+    this.totals.clear();
   }
 }

@@ -9,13 +9,15 @@
 import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Placement } from './lateUpdates';
 import { unshowable, type PendingPermission } from './permissions';
+import { permissionAsk, permissionEntry } from './permissionView';
+import { renamedEntries, withMark, withWrite } from './fileRows';
 import { planItems, stopUnfinished } from './planItems';
 import { ToolCards, type CardUpdate } from './toolCards';
 import { contentText } from './toolContent';
 import type { OutputLog } from './toolOutputs';
+import { toolContentChunk } from './v2Updates';
 import type { FileMark, FileWriteView, TranscriptEntry } from '../shared/messages';
 import { Emitter } from '../util/emitter';
-import { withoutUndefined } from '../util/withoutUndefined';
 
 /** `before`: a new entry goes before that one (a stopped turn's late update), not at the end. */
 export type TranscriptOp =
@@ -117,6 +119,15 @@ export class Transcript {
     return this.byId.get(id);
   }
 
+  /** The entry streamed text goes on in now; endStream(): the next starts its own (ACP v2's message ids: messageUpserts.ts). */
+  get streamingId(): string | undefined {
+    return this.streaming?.id;
+  }
+
+  endStream(): void {
+    this.streaming = undefined;
+  }
+
   /** A prompt: a new turn begins. Returns its entry's id. */
   user(text: string): string {
     this.filesId = undefined; // a new turn: its writes get their own list
@@ -134,24 +145,18 @@ export class Transcript {
   fileWritten(row: FileWriteView): { id: string; first: boolean } {
     const current = this.filesId === undefined ? undefined : this.byId.get(this.filesId);
     const id = current?.kind === 'files' ? current.id : (this.filesId = this.nextId('f'));
-    const files = current?.kind === 'files' ? current.files : [];
-    const before = files.find((f) => f.path === row.path);
-    const merged: FileWriteView = before
-      ? { path: row.path, bytes: row.bytes, created: before.created, marks: union(before.marks, row.marks) }
-      : { ...row, marks: [...row.marks] };
+    const { files, first } = withWrite(current?.kind === 'files' ? current.files : [], row);
     // A new list interrupts streamed text (like a tool call); a longer one does not.
-    this.upsert({ kind: 'files', id, files: before ? files.map((f) => (f === before ? merged : f)) : [...files, merged] }, current !== undefined);
-    return { id, first: !before };
+    this.upsert({ kind: 'files', id, files }, current !== undefined);
+    return { id, first };
   }
 
   /** Add `mark` to `path` in the files entry `id` (a late finding: git says it is untracked). */
   markFile(id: string, path: string, mark: FileMark): void {
     const entry = this.byId.get(id);
     if (entry?.kind !== 'files') return; // cleared meanwhile (new session)
-    const row = entry.files.find((f) => f.path === path);
-    if (!row || row.marks.includes(mark)) return;
-    const marked = { ...row, marks: [...row.marks, mark] };
-    this.upsert({ ...entry, files: entry.files.map((f) => (f === row ? marked : f)) }, true);
+    const files = withMark(entry.files, path, mark);
+    if (files) this.upsert({ ...entry, files }, true);
   }
 
   notice(level: 'info' | 'warning' | 'error', text: string, actions?: Extract<TranscriptEntry, { kind: 'notice' }>['actions']): string {
@@ -181,6 +186,11 @@ export class Transcript {
    */
   apply(notification: SessionNotification, placement?: Placement, generation = 0): void {
     const u = notification.update;
+    const chunk = toolContentChunk(u); // ACP v2: one more item of a card's content (late: in the stopped turn's card)
+    if (chunk) {
+      const entry = this.cards.chunkEntry(this.cards.cardFor(generation, notification.sessionId, chunk.toolCallId), chunk.content);
+      return placement?.late ? this.upsert({ ...entry, late: true }, placement.before !== undefined, placement.before) : this.showCard(entry);
+    }
     if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
       // The agent's id, renamed to its card's: only the transcript's ids go further.
       const card = this.cards.cardFor(generation, notification.sessionId, u.toolCallId);
@@ -199,15 +209,8 @@ export class Transcript {
       case 'plan': {
         // One checklist per turn, updated in place: an update does not cut streamed text in two.
         const update = this.planId !== undefined && this.byId.has(this.planId);
-        this.upsert(
-          {
-            kind: 'plan',
-            id: update ? this.planId! : (this.planId = this.nextId('p')),
-            items: planItems(u.entries),
-          },
-          update,
-        );
-        return;
+        const id = update ? this.planId! : (this.planId = this.nextId('p'));
+        return this.upsert({ kind: 'plan', id, items: planItems(u.entries) }, update);
       }
       default:
         // usage, modes, commands, config options, session info: not shown in the transcript.
@@ -260,38 +263,24 @@ export class Transcript {
   permission(p: PendingPermission, generation = 0): string | undefined {
     const cannot = unshowable(p, this.byId.has(p.id));
     if (cannot) return cannot;
-    const call = p.request.toolCall;
-    const named = typeof call?.toolCallId === 'string' ? call.toolCallId : undefined;
-    const toolCallId = named === undefined ? undefined : this.cards.cardFor(generation, p.request.sessionId, named);
-    if (toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
-    this.upsert(
-      withoutUndefined({
-        kind: 'permission',
-        id: p.id,
-        title: call?.title ?? (this.byId.get(toolCallId ?? '') as { title?: string } | undefined)?.title ?? 'The agent asks for permission',
-        options: p.request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
-        toolCallId,
-      }),
-    );
+    const ask = permissionAsk(p.request);
+    const call = ask.toolCall;
+    const sessionId = p.request.sessionId;
+    const toolCallId = call
+      ? this.cards.cardFor(generation, sessionId, call.toolCallId)
+      : ask.linkedToolCallId === undefined
+        ? undefined
+        : this.cards.cardId(sessionId, ask.linkedToolCallId, generation);
+    if (call && toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
+    const cardTitle = (this.byId.get(toolCallId ?? '') as { title?: string } | undefined)?.title;
+    this.upsert(permissionEntry(p, ask, toolCallId, cardTitle));
     return undefined;
   }
 
-  /**
-   * Show `entries` instead of what is shown now: a saved transcript after a window reload, or
-   * the conversation kept across a restart. Each gets an id of this transcript's own, so that no
-   * id of a window before (a permission request's, counted from the start in each) can name an
-   * entry from then. A permission
-   * request keeps pointing at its tool call's card under the card's new id (the panel shows it
-   * inside that card); one whose card was not kept points nowhere.
-   */
+  /** Show `entries` instead of what is shown now (a saved transcript, or one kept across a restart), renamed: fileRows.ts. */
   restore(entries: readonly TranscriptEntry[]): void {
     this.clear();
-    const renamed = new Map(entries.map((entry) => [entry.id, this.nextId('h')]));
-    for (const entry of entries) {
-      const id = renamed.get(entry.id)!; // every entry was named above
-      if (entry.kind !== 'permission' && entry.kind !== 'elicitation') this.upsert({ ...entry, id });
-      else this.upsert(withoutUndefined({ ...entry, id, toolCallId: entry.toolCallId === undefined ? undefined : renamed.get(entry.toolCallId) }));
-    }
+    for (const entry of renamedEntries(entries, () => this.nextId('h'))) this.upsert(entry);
   }
 
   /**
@@ -366,8 +355,12 @@ export class Transcript {
   }
 
   private toolUpdate(u: CardUpdate, keepStreaming = false): void {
-    const before = this.byId.get(u.toolCallId);
-    const next = this.cards.updateEntry(u);
+    this.showCard(this.cards.updateEntry(u), keepStreaming);
+  }
+
+  /** `next`, just built by the cards, in place of its card (only the output's delta when that is all that changed). */
+  private showCard(next: Extract<TranscriptEntry, { kind: 'tool' }>, keepStreaming = false): void {
+    const before = this.byId.get(next.id);
     // Only the output went on (an agent resending it whole, or streaming it): the delta goes to
     // the panel, not the card again. Output of a card must not cut streamed text in two.
     const delta = this.cards.outputDelta(before, next);
@@ -407,8 +400,4 @@ export class Transcript {
     while (this.byId.has(id));
     return id;
   }
-}
-
-function union(a: FileMark[], b: FileMark[]): FileMark[] {
-  return [...a, ...b.filter((m) => !a.includes(m))];
 }

@@ -8,6 +8,8 @@
 import type { AgentRuntime, PendingPermission } from './agentRuntime';
 import { feedElicitations } from './elicitationFeed';
 import { LateUpdates } from './lateUpdates';
+import { asChunk, MessageUpserts } from './messageUpserts';
+import { permissionAsk } from './permissionView';
 import { showTerminalOutput } from './terminalCards';
 import type { Transcript } from './transcript';
 import { v1Shape } from './v2Updates';
@@ -20,12 +22,24 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
   let generation = transcript.nextGeneration();
   // After a load's replay (onOpened follows its answer): the replayed cards are history.
   d.add(rt.session.switch.onOpened(() => (generation = transcript.nextGeneration())));
-  d.add(transcript.onOp((op) => op.type === 'reset' && late.reset()));
+  // ACP v2's messages by id (messageUpserts.ts); an agent speaking v1 never reaches it.
+  const messages = new MessageUpserts({
+    apply: (n) => transcript.apply(n, undefined, generation),
+    get: (id) => transcript.get(id),
+    upsert: (entry, keepStreaming) => transcript.upsert(entry, keepStreaming),
+    get streamingId() {
+      return transcript.streamingId;
+    },
+    endStream: () => transcript.endStream(),
+  });
+  d.add(transcript.onOp((op) => op.type === 'reset' && (late.reset(), messages.reset())));
   d.add(
     rt.session.onUpdate((given) => {
       const update = v1Shape(given.update);
       const n = update === given.update ? given : { ...given, update };
-      transcript.apply(n, late.place(update, n.sessionId), generation);
+      const placement = late.place(update, n.sessionId);
+      if (!placement.late && (rt.agentInfo?.protocolVersion ?? 1) >= 2 && messages.take(n)) return;
+      transcript.apply(placement.late ? { ...n, update: asChunk(n.update) } : n, placement, generation);
     }),
   );
   // After the line above: a terminal's live output goes into the card the update just made.
@@ -37,9 +51,16 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
       terminalShown: (id, terminalId) => transcript.terminalShown(id, terminalId),
     }),
   );
-  d.add(rt.turns.onTurnStarted(({ turnId, text }) => late.turnStarted(turnId, transcript.user(text))));
+  d.add(
+    rt.turns.onTurnStarted(({ turnId, text }) => {
+      const prompt = transcript.user(text);
+      late.turnStarted(turnId, prompt);
+      messages.promptShown(prompt);
+    }),
+  );
   d.add(
     rt.turns.onTurnEnded(({ turnId, result }) => {
+      messages.turnEnded();
       late.turnEnded(turnId, result.kind === 'stopped');
       if (result.kind === 'failed') transcript.planEnded();
     }),
@@ -81,6 +102,6 @@ export function feedTranscript(rt: AgentRuntime, transcript: Transcript): Dispos
 }
 
 function titleOf(p: PendingPermission): string {
-  const title = p.request.toolCall?.title;
+  const title = permissionAsk(p.request).title;
   return typeof title === 'string' && title ? ` (“${title}”)` : '';
 }

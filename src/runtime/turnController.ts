@@ -24,6 +24,8 @@ import { TurnWire } from './turnWire';
 
 export class TurnController {
   private machine: MachineState = initialState;
+  /** What the stopped turn `turnId` was waiting on the user for (set as its stop cancels the requests). */
+  private askedAtStop: { turnId: number; on: 'permission' | 'elicitation' | undefined } | undefined;
   private readonly turnTexts = new Map<number, string>();
   /** A turn's prompt when it is more than its text (attached files, acp/promptContent.ts). */
   private readonly turnBlocks = new Map<number, ContentBlock[]>();
@@ -256,6 +258,8 @@ export class TurnController {
       case 'sendCancel':
         return this.wire.sendCancel(effect.why);
       case 'cancelPermissions':
+        // What the turn waited on the user for when it was stopped: its result says so.
+        this.askedAtStop = { turnId: effect.turnId, on: this.asks.asked };
         // The cancel waits for these answers to be written (turnWire.ts).
         this.wire.permissionsAnswered(this.asks.pending);
         return this.asks.cancelAll();
@@ -296,7 +300,10 @@ export class TurnController {
       .then(() => this.dispatch({ kind: 'prepared', turnId, at: Date.now() }));
   }
 
-  private endTurn(turnId: number, result: TurnResult): void {
+  private endTurn(turnId: number, given: TurnResult): void {
+    const asked = this.askedAtStop?.turnId === turnId ? this.askedAtStop.on : undefined;
+    this.askedAtStop = undefined;
+    const result = given.kind === 'stopped' && asked ? { ...given, stop: { ...given.stop, waitingOn: asked } } : given;
     const text = this.turnTexts.get(turnId) ?? '';
     this.turnTexts.delete(turnId);
     this.turnBlocks.delete(turnId);

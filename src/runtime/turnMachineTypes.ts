@@ -37,6 +37,8 @@ export interface StopRecord {
   unverifiedOnce?: boolean;
   /** No turn was running: nothing was stopped, nothing sent. */
   noop?: boolean;
+  /** The turn was waiting on the user's answer when it was stopped (turnController.ts sets it). */
+  waitingOn?: 'permission' | 'elicitation';
 }
 
 export type TurnResult =

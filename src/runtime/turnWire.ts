@@ -5,6 +5,7 @@
 import type { ContentBlock, RequestPermissionRequest, RequestPermissionResponse, SessionNotification } from '@agentclientprotocol/sdk';
 import type { LeftoverWatch } from './leftovers';
 import type { Permissions } from './permissions';
+import { permissionAsk } from './permissionView';
 import { answeredEvent, rejectedEvent } from './promptAnswer';
 import type { PromptQueue } from './promptQueue';
 import { agentState, StateFence, type AgentState } from './stateUpdate';
@@ -104,7 +105,9 @@ export class TurnWire {
     if ((update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update') && turn.phase !== 'idle') {
       this.host.leftovers.noteTool(update.toolCallId, update.title, update.rawInput, Date.now());
     }
-    if (update.sessionUpdate === 'tool_call' && turn.phase === 'running' && !this.turnToolIds.has(update.toolCallId)) {
+    // ACP v2 has no tool_call: the first update of an id creates the call (the cap counts it).
+    const creates = update.sessionUpdate === 'tool_call' || (update.sessionUpdate === 'tool_call_update' && this.v2);
+    if (creates && turn.phase === 'running' && !this.turnToolIds.has(update.toolCallId)) {
       this.turnToolIds.add(update.toolCallId);
       this.host.dispatch({ kind: 'toolCall', turnId: turn.turnId, count: this.turnToolIds.size, at: Date.now() });
       const now = this.host.machine().turn;
@@ -152,7 +155,7 @@ export class TurnWire {
       return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     }
     // gemini shows a tool first inside its permission request: the command is there.
-    const tool = request.toolCall;
+    const tool = permissionAsk(request).toolCall;
     if (tool) this.host.leftovers.noteTool(tool.toolCallId, tool.title, tool.rawInput, Date.now());
     return this.host.permissions.hold(turn.turnId, request, signal);
   }

@@ -5,7 +5,7 @@
 // checklist rather than adding a second. Other plan types (unstable in v2) are not shown.
 // Anything else passes through as it came: v1 updates, and v2's that Reins reads as they are
 // (`tool_call_update` creating its card, `state_update`).
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 
 const TOOL_STATUSES: readonly unknown[] = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'];
 
@@ -23,4 +23,12 @@ export function v1Shape(update: SessionUpdate): SessionUpdate {
   // The entries arrive unchecked, as v1's do (planItems.ts reads each status).
   const entries: unknown[] = plan.entries;
   return { sessionUpdate: 'plan', entries } as SessionUpdate;
+}
+
+/** ACP v2's `tool_call_content_chunk` (one content item appended to a tool call), if `update` is one. */
+export function toolContentChunk(update: SessionUpdate): { toolCallId: string; content: ToolCallContent } | undefined {
+  const u = update as { sessionUpdate: string; toolCallId?: unknown; content?: unknown };
+  if (u.sessionUpdate !== 'tool_call_content_chunk' || typeof u.toolCallId !== 'string') return undefined;
+  const content = u.content as { type?: unknown } | null | undefined;
+  return typeof content?.type === 'string' ? { toolCallId: u.toolCallId, content: content as ToolCallContent } : undefined;
 }

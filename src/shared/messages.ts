@@ -241,6 +241,11 @@ export type TranscriptEntry =
       resolved?: string;
       /** The tool call it asks about: the panel shows the request inside that card. */
       toolCallId?: string;
+      /** ACP v2: `title` is the request's own question (shown inside the card too), with this supporting text. */
+      question?: true;
+      description?: string;
+      /** ACP v2: the command it asks to run (the agent runs it, never Reins), and where. */
+      command?: { command: string; cwd: string };
     }
   | ElicitationEntry
   /** Every file the agent wrote since the prompt: one entry per turn, growing as it writes. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
 // --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
-// hostile, scroll, view, first-ten-minutes, answers, look, elicitation and full output smokes).
+// hostile, scroll, view, first-ten-minutes, answers, look, elicitation, full output and v2 smokes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
@@ -27,6 +27,7 @@ import { runReloadSmoke } from './reloadSmoke.mjs';
 import { runScrollSmoke } from './scrollSmoke.mjs';
 import { runUiSmoke } from './uiSmoke.mjs';
 import { runViewSmoke } from './viewSmoke.mjs';
+import { runV2Smoke } from './v2Smoke.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const extensionDevelopmentPath = resolve(process.env.REINS_EXT_DEV_PATH || repo);
@@ -233,6 +234,8 @@ async function main() {
         results.push(await smoke('elicitation', () => runElicitationSmoke(shared)));
         // A tool's long output: the card keeps its end, Open Full Output clicked opens all of it (REINS_SMOKES=full).
         results.push(await smoke('full output', () => runFullOutputSmoke(shared), 'full'));
+        // An agent speaking ACP v2: its permission's own question and command, its terminal, messages by id (REINS_SMOKES=v2).
+        results.push(await smoke('v2', () => runV2Smoke({ extensionDevelopmentPath })));
         // The panel's look and state in the view: the header at 240–400 px, the busy line, a stop frame by frame, contrast in four themes.
         results.push(await smoke('look', () => runLookSmoke({ extensionDevelopmentPath })));
       }

@@ -100,9 +100,12 @@ describe('elicitation against the scripted agent', function () {
     // The answer alone does not end the turn (the agent goes on); the cancel after it does.
     const { rt, record } = await start(elicitTurn(FORM, {}, [{ sleepMs: 2000 }]));
     const held = new Promise<void>((resolve) => rt.turns.elicitations.onRequest(() => resolve()));
-    void rt.turns.prompt('go');
+    const turn = rt.turns.prompt('go');
     await held;
     const report = await rt.turns.stop('user');
+    // Its result says what it waited on (sendPrompt's `waitingOn`).
+    const result = await turn;
+    assert.equal(result.kind === 'stopped' && result.stop.waitingOn, 'elicitation', JSON.stringify(result));
     const entries = await waitForRecord(record, (e) => cancels(e).length > 0 && events(e, 'elicitation-answered').length > 0);
     const request = entries.find((e) => e.dir === 'out' && (e as any).msg.method === 'elicitation/create') as any;
     const answer = responseTo(entries, 'in', request.msg.id);

@@ -31,7 +31,9 @@ describe('ACP v2: a stop and what the agent says it cancelled', function () {
     const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
     assert.deepEqual(report.evidence, { kind: 'idle-signal' });
-    assert.equal((await turn).kind, 'stopped');
+    const result = await turn;
+    assert.equal(result.kind, 'stopped');
+    assert.equal(result.kind === 'stopped' && result.stop.waitingOn, undefined, 'it waited on nobody');
     assert.equal((transcript.get('v2-tests') as Tool | undefined)?.status, 'cancelled');
     assert.deepEqual(
       plan()?.items.map((i) => i.status),
@@ -54,7 +56,10 @@ describe('ACP v2: a stop and what the agent says it cancelled', function () {
     await waitFor('both requests', () => asked.length === 2);
     const report = await rt.turns.stop('user');
     assert.equal(report.outcome, 'aborted');
-    assert.equal((await turn).kind, 'stopped');
+    const result = await turn;
+    // It waited on the user's answer when it was stopped: its result says so (sendPrompt's `waitingOn`).
+    // Sabotage (turnController.ts' endTurn not adding it): "+ undefined - 'permission'".
+    assert.equal(result.kind === 'stopped' && result.stop.waitingOn, 'permission');
     // The first `cancelled` answer may cancel the scripted turn (and so withdraw) before its session/cancel is read.
     const entries = await waitForRecord(record, (e) => events(e, 'request-withdrawn').length === 2 && cancels(e).length > 0);
     const requests = sent(entries, 'session/request_permission');

@@ -38,7 +38,8 @@ export function permissionBlock(entry: PermissionEntry, ctx: RenderContext, nest
     const answered = req.resolved !== undefined || chosen !== undefined;
     root.classList.toggle('answered', answered);
     const header = el('div', 'permission-header');
-    const title = nested ? el('span', 'permission-title', 'Allow this?') : agentText('span', 'permission-title', req.title);
+    // An ACP v2 request asks its own question (`question`): shown inside the card too.
+    const title = nested && !req.question ? el('span', 'permission-title', 'Allow this?') : agentText('span', 'permission-title', req.title);
     title.id = `permission-title-${++titleIds}`;
     root.setAttribute('aria-labelledby', title.id);
     header.append(icon('shield', 'permission-icon'), title);
@@ -71,7 +72,7 @@ export function permissionBlock(entry: PermissionEntry, ctx: RenderContext, nest
     });
     options.append(...buttons);
     options.addEventListener('keydown', (event) => moveFocus(event, buttons));
-    root.replaceChildren(header, options);
+    root.replaceChildren(header, ...askedAbout(req), options);
   };
   render(entry);
 
@@ -85,6 +86,17 @@ export function permissionBlock(entry: PermissionEntry, ctx: RenderContext, nest
       buttons.find((b) => !b.disabled)?.focus();
     },
   };
+}
+
+/** A v2 request's supporting text and the command it asks to run (the agent's words: text only). */
+function askedAbout(req: PermissionEntry): HTMLElement[] {
+  const parts: HTMLElement[] = [];
+  if (req.description) parts.push(agentText('div', 'permission-description', req.description));
+  if (req.command) {
+    parts.push(agentText('pre', 'permission-command', `$ ${req.command.command}`, 'ltr'));
+    parts.push(agentText('div', 'permission-cwd', `in ${req.command.cwd}`, 'ltr'));
+  }
+  return parts;
 }
 
 /** Arrows, Home and End move between the options; Enter and Space are the buttons' own. */
