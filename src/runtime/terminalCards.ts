@@ -31,6 +31,8 @@ export interface TerminalSource {
 
 /** Terminals whose latest output is kept for cards (the oldest go first). */
 const KEPT = 100;
+/** Sessions whose agent-owned terminals are kept (a late update of one just left still finds its own). */
+const SESSIONS_KEPT = 4;
 
 export class TerminalCards {
   /** terminalId → the cards (entry ids) that embed it, and the other way: a tool call id may name another card later. */
@@ -108,11 +110,19 @@ export class TerminalCards {
 export function showTerminalOutput(source: TerminalSource, sink: CardSink): Disposable {
   const cards = new TerminalCards(sink);
   // ACP v2's terminals are the agent's own: what it reports of them is shown as the client's are.
-  const agents = new AgentTerminals();
+  // Their ids are the agent's and belong to one session: a new session (New Session, a load) may
+  // name a terminal as an earlier one did, and must not go on from that one's output.
+  const agents = new Map<string, AgentTerminals>();
   const subs = [
     source.session.onUpdate((n) => {
       cards.noteUpdate(n);
-      const view = agents.apply(n.update);
+      let terminals = agents.get(n.sessionId);
+      if (!terminals) {
+        terminals = new AgentTerminals();
+        agents.set(n.sessionId, terminals);
+        if (agents.size > SESSIONS_KEPT) agents.delete(agents.keys().next().value!);
+      }
+      const view = terminals.apply(n.update);
       if (view) cards.output(view);
     }),
     source.onTerminalOutput((v) => cards.output(v)),

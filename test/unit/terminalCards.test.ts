@@ -3,7 +3,7 @@
 // rebuilds the card, and never cuts the agent's streamed text in two.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification } from '@agentclientprotocol/sdk';
-import { TerminalCards } from '../../src/runtime/terminalCards';
+import { showTerminalOutput, TerminalCards } from '../../src/runtime/terminalCards';
 import { Transcript } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 
@@ -76,5 +76,41 @@ describe('terminal output in the tool call card', () => {
     cards.output({ terminalId: 'term-4', text: 'same', truncated: false });
     cards.output({ terminalId: 'term-4', text: 'same', truncated: false });
     assert.equal(upserts, 1);
+  });
+
+  // Sabotage (one AgentTerminals for every session, as before): "+ '$ make\nold session\nnew session\n'
+  // - '$ make\nnew session\n'": the new session's card went on from the old terminal's output.
+  it("ACP v2: an agent's terminal id named again in a new session starts from nothing", () => {
+    type Listener = (n: SessionNotification) => void;
+    const listeners: Listener[] = [];
+    const source = {
+      session: { onUpdate: (l: Listener) => (listeners.push(l), { dispose: () => undefined }) },
+      onTerminalOutput: () => ({ dispose: () => undefined }),
+    };
+    const wired = showTerminalOutput(source, transcript);
+    const send = (sessionId: string, u: unknown) => {
+      const n = { sessionId, update: u as SessionNotification['update'] };
+      transcript.apply(n);
+      for (const l of listeners) l(n);
+    };
+    const b64 = (text: string) => Buffer.from(text).toString('base64');
+    const run = (sessionId: string, text: string) => {
+      send(sessionId, {
+        sessionUpdate: 'tool_call',
+        toolCallId: 'tc1',
+        title: 'make',
+        kind: 'execute',
+        status: 'in_progress',
+        content: [{ type: 'terminal', terminalId: 't1' }],
+      });
+      send(sessionId, { sessionUpdate: 'terminal_update', terminalId: 't1', command: 'make' });
+      send(sessionId, { sessionUpdate: 'terminal_output_chunk', terminalId: 't1', data: b64(text) });
+    };
+    run('old', 'old session\n');
+    assert.equal(tool(transcript).terminal?.text, '$ make\nold session\n');
+    transcript.clear(); // New Session: the panel starts empty
+    run('new', 'new session\n');
+    assert.equal(tool(transcript).terminal?.text, '$ make\nnew session\n');
+    wired.dispose();
   });
 });
