@@ -241,6 +241,9 @@ describe('settle contract: every exit path × agent behaviour', function () {
             // (With a tool-call cap the stop comes at the second tool call, before any permission.)
             if (b === 'permission' && !path.toolCalls) {
               await waitFor('the permission request', () => sent(agent.entries(), 'session/request_permission').length === 1);
+              // Sent is not yet received: the stop must find Reins waiting on the user (a fresh clone's
+              // run once stopped first, and the result had no waitingOn: "+ undefined - 'permission'").
+              await waitFor('Reins to wait on the permission', async () => (await api()).state()?.waitingOn === 'permission');
             }
             const sessionId = firstReceived(agent.entries(), 'session/prompt').msg.params.sessionId;
             const triggered = path.trigger(agent);
