@@ -15,12 +15,13 @@
 // went out).
 //
 // Standalone: `node test/host/elicitationSmoke.mjs` (needs dist/ built); run.mjs calls runElicitationSmoke().
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { themeSteps } from './uiSmokeThemes.mjs';
-import { launchBrowser, openPanelSteps, runStandalone, scriptedAgentEntry, startCodeServer, stepper, workbenchUrl, typePrompt } from './codeServer.mjs';
+import { openPanelSteps, runStandalone, scriptedAgentEntry, stepper, workbenchUrl, typePrompt } from './codeServer.mjs';
+import { inSmokeBrowser } from './smokeBrowser.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -114,13 +115,9 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
       'reins.openIn': 'editor',
     }),
   );
-  const ownServer = !server;
-  if (ownServer) server = await startCodeServer({ folder: workspace });
-  const browser = await launchBrowser();
-  const { page } = browser;
-  let frame;
-  const sendPrompt = (text) => typePrompt(page, frame, text);
-  try {
+  await inSmokeBrowser({ name: 'elicitation', server, folder: workspace, remove: [scratch, workspace] }, async (page, server) => {
+    let frame;
+    const sendPrompt = (text) => typePrompt(page, frame, text);
     frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
 
     await step('the form appears in the transcript, naming the agent, its first field focused, defaults filled in', async () => {
@@ -227,16 +224,7 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
       await waitFor('the decline in the record', () => answers(record).length === 3);
       if (answers(record)[2]?.action !== 'decline') throw new Error(`the agent got ${JSON.stringify(answers(record)[2])}`);
     });
-  } catch (err) {
-    const shot = join(resultsDir, 'elicitation-failure.png');
-    await page.screenshot({ path: shot }).catch(() => {});
-    throw new Error(`${err?.message ?? err}\nscreenshot: ${shot}`);
-  } finally {
-    await browser.close();
-    if (ownServer) await server.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    rmSync(workspace, { recursive: true, force: true });
-  }
+  });
 }
 
 runStandalone(import.meta.url, 'elicitation-smoke', runElicitationSmoke);

@@ -18,22 +18,12 @@
 // answered" failed after 20.9 s: the pill says "Running" while the question waits.
 //
 // Standalone: `node test/host/fullOutputSmoke.mjs` (needs dist/ built); run.mjs calls runFullOutputSmoke().
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  findWebviewFrame,
-  openPanelSteps,
-  launchBrowser,
-  runCommand,
-  runStandalone,
-  scriptedAgentEntry,
-  startCodeServer,
-  stepper,
-  workbenchUrl,
-  typePrompt,
-} from './codeServer.mjs';
+import { findWebviewFrame, openPanelSteps, runCommand, runStandalone, scriptedAgentEntry, stepper, workbenchUrl, typePrompt } from './codeServer.mjs';
+import { inSmokeBrowser } from './smokeBrowser.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -151,15 +141,11 @@ export async function runFullOutputSmoke({ server, extensionDevelopmentPath = re
       'reins.openIn': 'editor',
     }),
   );
-  const ownServer = !server;
-  if (ownServer) server = await startCodeServer({ folder: workspace });
-  const browser = await launchBrowser();
-  const { page } = browser;
-  let frame;
-  const sendPrompt = (text) => typePrompt(page, frame, text);
-  const logCard = () => frame.locator('.entry.tool', { hasText: 'Print the build log' });
-  const termCard = () => frame.locator('.entry.tool', { hasText: 'Run the long command' });
-  try {
+  await inSmokeBrowser({ name: 'full-output', server, folder: workspace, remove: [scratch, workspace] }, async (page, server) => {
+    let frame;
+    const sendPrompt = (text) => typePrompt(page, frame, text);
+    const logCard = () => frame.locator('.entry.tool', { hasText: 'Print the build log' });
+    const termCard = () => frame.locator('.entry.tool', { hasText: 'Run the long command' });
     frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
 
     await step('the text card shows the output’s end and says how much came before', async () => {
@@ -214,16 +200,7 @@ export async function runFullOutputSmoke({ server, extensionDevelopmentPath = re
       );
       await frame.locator('#stop').waitFor({ state: 'hidden', timeout: timeoutMs });
     });
-  } catch (err) {
-    const shot = join(resultsDir, 'full-output-failure.png');
-    await page.screenshot({ path: shot }).catch(() => {});
-    throw new Error(`${err?.message ?? err}\nscreenshot: ${shot}`);
-  } finally {
-    await browser.close();
-    if (ownServer) await server.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    rmSync(workspace, { recursive: true, force: true });
-  }
+  });
 }
 
 runStandalone(import.meta.url, 'full-output-smoke', runFullOutputSmoke);

@@ -13,11 +13,12 @@
 // does not check that case yet.
 //
 // Standalone: `node test/host/longSmoke.mjs` (needs dist/ built); run.mjs calls runLongSmoke().
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findWebviewFrame, launchBrowser, openPanelSteps, runCommand, runStandalone, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { findWebviewFrame, openPanelSteps, runCommand, runStandalone, stepper, workbenchUrl } from './codeServer.mjs';
+import { inSmokeBrowser } from './smokeBrowser.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -63,12 +64,8 @@ export async function runLongSmoke({ server, extensionDevelopmentPath = repo, ti
       'reins.openIn': 'editor',
     }),
   );
-  const ownServer = !server;
-  if (ownServer) server = await startCodeServer({ folder: workspace });
-  const browser = await launchBrowser();
-  const { page } = browser;
-  let frame;
-  try {
+  await inSmokeBrowser({ name: 'long', server, folder: workspace, remove: [scratch, workspace] }, async (page, server) => {
+    let frame;
     frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
     let entries = 0;
     await step(`${TURNS} turns play in`, async () => {
@@ -157,16 +154,7 @@ export async function runLongSmoke({ server, extensionDevelopmentPath = repo, ti
       });
       if (!copied.includes('Answer 0: Part 0') || !copied.includes(`Answer ${TURNS - 1}:`)) throw new Error(`Select All misses the first or the last answer`);
     });
-  } catch (err) {
-    const shot = join(resultsDir, 'long-failure.png');
-    await page.screenshot({ path: shot }).catch(() => {});
-    throw new Error(`${err?.message ?? err}\nscreenshot: ${shot}`);
-  } finally {
-    await browser.close();
-    if (ownServer) await server.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    rmSync(workspace, { recursive: true, force: true });
-  }
+  });
 }
 
 runStandalone(import.meta.url, 'long-smoke', runLongSmoke);

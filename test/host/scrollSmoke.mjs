@@ -28,7 +28,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findWebviewFrame, launchBrowser, openPanelSteps, runCommand, runStandalone, startCodeServer, stepper, workbenchUrl } from './codeServer.mjs';
+import { findWebviewFrame, openPanelSteps, runCommand, runStandalone, stepper, workbenchUrl } from './codeServer.mjs';
+import { inSmokeBrowser } from './smokeBrowser.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -149,12 +150,8 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       'reins.openIn': 'editor',
     }),
   );
-  const ownServer = !server;
-  if (ownServer) server = await startCodeServer({ folder: workspace });
-  const browser = await launchBrowser();
-  const { page } = browser;
-  let frame;
-  try {
+  await inSmokeBrowser({ name: 'scroll', server, folder: workspace, remove: [scratch, workspace] }, async (page, server) => {
+    let frame;
     frame = await openPanelSteps(step, page, workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }), timeoutMs);
 
     // The scroll events' story, printed when a step fails: where each left the view.
@@ -280,16 +277,7 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       await page.waitForTimeout(500);
       await atEndFor(frame, 30, 'back at the end');
     });
-  } catch (err) {
-    const shot = join(resultsDir, 'scroll-failure.png');
-    await page.screenshot({ path: shot }).catch(() => {});
-    throw new Error(`${err?.message ?? err}\nscreenshot: ${shot}`);
-  } finally {
-    await browser.close();
-    if (ownServer) await server.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    rmSync(workspace, { recursive: true, force: true });
-  }
+  });
 }
 
 runStandalone(import.meta.url, 'scroll-smoke', runScrollSmoke);
