@@ -10,7 +10,7 @@ import { median } from './harness';
 import type { CodeServerLib, Frame, Page } from './panelProbe';
 
 /** How often the frame is looked for and its state read: a coarser poll would be measured as the panel's time. */
-const POLL_MS = 20;
+export const POLL_MS = 20;
 
 export interface Opened {
   frame: Frame;
@@ -26,19 +26,6 @@ const STEPS = `(() => {
   const res = performance.getEntriesByType('resource').filter((r) => /webview\\.(js|css)/.test(r.name)).map((r) => (r.name.endsWith('.js') ? 'js ' : 'css ') + r.startTime.toFixed(0) + '-' + r.responseEnd.toFixed(0));
   return [...res, 'start ' + at('reins:start'), 'received ' + at('reins:snapshot-received'), 'applied ' + at('reins:snapshot-applied'), 'painted ' + at('reins:snapshot-painted')].join(', ');
 })()`;
-
-/** The webview frame holding `selector`, looked for every POLL_MS (codeServer.mjs's findWebviewFrame waits 500 ms between looks). */
-export async function findFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const frame of page.frames()) {
-      if (frame === page.mainFrame()) continue;
-      if (await frame.$(selector).catch(() => null)) return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no webview containing ${selector} within ${timeoutMs / 1000} s`);
-    await page.waitForTimeout(POLL_MS);
-  }
-}
 
 /** performance.now() in the frame once `script` holds there (polled every `everyMs`). */
 export async function waitFor(page: Page, frame: Frame, script: string, timeoutMs: number, what: string, everyMs = POLL_MS): Promise<number> {
@@ -59,7 +46,7 @@ async function reopen(lib: CodeServerLib, page: Page, marker: string): Promise<O
   await lib.runCommand(page, 'View: Close All Editors', 60_000);
   await page.waitForTimeout(1_000);
   await lib.runCommand(page, 'Reins: Open Agent Panel', 60_000);
-  const frame = await findFrame(page, '#prompt-input', 120_000);
+  const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000, POLL_MS);
   const interactive = await waitFor(page, frame, lastAgentHas(marker), 180_000, 'the newest entry after opening');
   // The mark comes a frame after the snapshot, which may be after the newest entry was seen (a run read NaN).
   await waitFor(page, frame, `performance.getEntriesByName('reins:snapshot-painted').length > 0`, 60_000, 'the first paint mark');
@@ -155,7 +142,7 @@ export async function openFloor(lib: CodeServerLib, page: Page, n: number): Prom
     let frame: Frame | undefined;
     for (let attempt = 1; !frame; attempt++) {
       await lib.runCommand(page, FLOOR_COMMAND, 60_000);
-      frame = await findFrame(page, '#floor', 15_000).catch((err: unknown) => {
+      frame = await lib.findWebviewFrame(page, '#floor', 15_000, POLL_MS).catch((err: unknown) => {
         if (attempt >= 3) throw err;
         return undefined;
       });

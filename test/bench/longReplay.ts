@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { percentile, record } from './harness';
 import { emptyFile, endMarker, writeSession, type WrittenSession } from './longSession';
-import { benchExtensions, findFrame, lastAgentHas, openFloor, reopenMedian, runsOf, waitFor } from './longOpen';
+import { benchExtensions, lastAgentHas, POLL_MS, openFloor, reopenMedian, runsOf, waitFor } from './longOpen';
 import { collectHeap, fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
 import { LIGHT_CATEGORIES, traced } from './trace';
 
@@ -152,7 +152,7 @@ async function reload(lib: Lib, page: Page, frame: Frame, marker: string): Promi
   await page.waitForTimeout(6_000);
   await lib.reloadWorkbench(page);
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });
-  const next = await findFrame(page, '#prompt-input', 240_000);
+  const next = await lib.findWebviewFrame(page, '#prompt-input', 240_000, POLL_MS);
   const state = `(() => { const s = document.querySelector('main.scroller'); const off = s.scrollHeight - s.clientHeight - s.scrollTop; return { t: performance.now(), transcript: ${lastAgentHas(marker)}, draft: document.querySelector('#prompt-input').value === ${JSON.stringify(draft)}, off: off - ${fromEnd} }; })()`;
   const at = { transcript: NaN, draft: NaN, place: NaN };
   let back = NaN;
@@ -244,7 +244,7 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       `    empty webview: first frame ${floor.runs.map((r) => r.firstFrame.toFixed(0)).join(' / ')} ms, a message drawn ${floor.runs.map((r) => r.painted.toFixed(0)).join(' / ')} ms`,
     );
     await lib.runCommand(page, 'Reins: Open Agent Panel', 60_000);
-    frame = await findFrame(page, '#prompt-input', 120_000);
+    frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000, POLL_MS);
 
     // session/load of 10,000 updates.
     const midLoadMs = await loadSession(lib, page, frame, mid);

@@ -31,7 +31,7 @@ export interface CodeServerLib {
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
   openWorkbench(page: Page, url: string): Promise<unknown>;
   runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
-  findWebviewFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame>;
+  findWebviewFrame(page: Page, selector: string, timeoutMs: number, pollMs?: number): Promise<Frame>;
   cleanupAll(): Promise<void>;
 }
 

@@ -424,8 +424,9 @@ export async function fillQuickInput(page, { open, text, row, timeoutMs = 60_000
 
 /** The webview frame (inside iframe.webview.ready → #active-frame) that holds `selector`. The same
  *  document as page.frameLocator('iframe.webview.ready').frameLocator('#active-frame'), but
- *  searching all frames stays correct when more than one webview is open. */
-export async function findWebviewFrame(page, selector, timeoutMs = 60_000) {
+ *  searching all frames stays correct when more than one webview is open. `pollMs`: the time
+ *  between looks (a bench timing when the panel appears looks more often). */
+export async function findWebviewFrame(page, selector, timeoutMs = 60_000, pollMs = 500) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     for (const frame of page.frames()) {
@@ -433,7 +434,7 @@ export async function findWebviewFrame(page, selector, timeoutMs = 60_000) {
       if (await frame.$(selector).catch(() => null)) return frame;
     }
     if (Date.now() > deadline) throw new Error(`no webview containing ${selector} within ${timeoutMs / 1000} s`);
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(pollMs);
   }
 }
 
