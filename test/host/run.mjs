@@ -132,6 +132,10 @@ async function runCodeServer(workspace) {
   const recent = [];
   let sawMocha = false;
   const counts = {};
+  // Mocha's report of its failures (the lines after "N failing"): the summary repeats it, because
+  // CI keeps only the end of a run's output (stop 30 said "2 failing" and nothing of which).
+  const failures = [];
+  let inFailures = false;
   let exit;
   const exited = new Promise((r) => (exit = r));
 
@@ -144,7 +148,8 @@ async function runCodeServer(workspace) {
       if (count) {
         sawMocha = true;
         counts[count[2]] = Number(count[1]);
-      }
+        inFailures = count[2] === 'failing';
+      } else if (inFailures && failures.length < 400) failures.push(line);
       if (!verbose && NOISE.some((re) => re.test(line))) continue;
       console.log(level === 'error' || level === 'warn' ? `  [${level}] ${line}` : line.trim() ? `  ${line}` : '');
     }
@@ -195,7 +200,22 @@ async function runCodeServer(workspace) {
   const tally = Object.entries(counts)
     .map(([k, v]) => `${v} ${k}`)
     .join(', ');
-  return { code: code === 'timeout' ? 1 : code, server, tally };
+  return { code: code === 'timeout' ? 1 : code, server, tally, why: failureSummary(failures) };
+}
+
+/**
+ * Each failure of mocha's spec report in one line: its number, titles and the first lines of its
+ * error (the report's stack frames left out). `lines`: what followed "N failing".
+ */
+export function failureSummary(lines) {
+  const out = [];
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (!line || /^at /.test(line) || line === '+ actual - expected') continue;
+    if (/^\d+\) /.test(line)) out.push([line]);
+    else if (out.length && out.at(-1).length < 6) out.at(-1).push(line);
+  }
+  return out.map((f) => f.join(' ').slice(0, 400)).join('\n        ');
 }
 
 async function main() {
@@ -212,7 +232,7 @@ async function main() {
       results.push(['mocha suite', await runElectron(workspace)]);
     } else {
       const r = await runCodeServer(workspace);
-      results.push([`mocha suite${r.tally ? ` (${r.tally})` : ''}`, r.code]);
+      results.push([`mocha suite${r.tally ? ` (${r.tally})` : ''}`, r.code, r.code ? r.why : undefined]);
       if (process.env.REINS_SKIP_UI !== '1') {
         const shared = { server: r.server, extensionDevelopmentPath };
         results.push(await smoke('ui', () => runUiSmoke({ ...shared, workspace: freshWorkspace() })));
@@ -249,7 +269,8 @@ async function main() {
   return failed.length ? 1 : 0;
 }
 
-main().then(
+// Only when run, not when imported (failureSummary).
+if (process.argv[1] === fileURLToPath(import.meta.url)) main().then(
   (code) => process.exit(code),
   async (err) => {
     if (shuttingDown) return; // Ctrl-C broke the run; the signal handler cleans up and exits
