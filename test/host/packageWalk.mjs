@@ -5,7 +5,7 @@
 //
 // Why not the whole UI walk (uiSmoke.mjs, about 45 s) again: that walk runs on the development
 // extension in the integration step, from the same sources. What the .vsix changes is which files
-// are there and how they are built, and every file of it is used here: package.json (the command,
+// are there and how they are built, and every file it runs is used here: package.json (the command,
 // the view, the welcome and its Try the Demo), dist/extension.js (activation, the turn, the
 // stop), dist/webview.js and dist/webview.css (the panel drawn, the code block highlighted in its
 // own colours), dist/codicon.ttf (the icon font loaded, not failed), dist/scripted-agent.js (the
