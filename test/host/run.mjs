@@ -270,12 +270,13 @@ async function main() {
 }
 
 // Only when run, not when imported (failureSummary).
-if (process.argv[1] === fileURLToPath(import.meta.url)) main().then(
-  (code) => process.exit(code),
-  async (err) => {
-    if (shuttingDown) return; // Ctrl-C broke the run; the signal handler cleans up and exits
-    console.error('[integration] error:', err);
-    await cleanupAll();
-    process.exit(1);
-  },
-);
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  main().then(
+    (code) => process.exit(code),
+    async (err) => {
+      if (shuttingDown) return; // Ctrl-C broke the run; the signal handler cleans up and exits
+      console.error('[integration] error:', err);
+      await cleanupAll();
+      process.exit(1);
+    },
+  );
