@@ -341,7 +341,11 @@ export async function launchBrowser({
   exitHooks.add(removeProfile); // Playwright itself kills the browser when we exit
   const close = async () => {
     unregister();
-    await Promise.race([context.close().catch(() => {}), new Promise((r) => setTimeout(r, 10_000))]);
+    // The 10 s bound cleared once the browser closed: left running, it kept every host script
+    // alive for 10 s after its work (`npm test` waited so at the end of five of its steps).
+    let timer;
+    await Promise.race([context.close().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+    clearTimeout(timer);
     exitHooks.delete(removeProfile);
     removeProfile();
   };

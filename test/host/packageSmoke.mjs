@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm run test:package`: the .vsix a user would install. Packs it (npm run package), installs
 // it into a fresh code-server with `--install-extension`, and drives its panel as a person
-// would (the UI smoke: a prompt to the demonstration agent, its answer, a permission click).
-// Proves the allow-listed package holds everything the extension needs at run time. Before
-// that: vsce printed no warning, the README's pictures exist, and Open VSX would accept the
-// package (test/host/openVsx.mjs).
+// would (packageWalk.mjs: the welcome's demo, a prompt, its answer, a permission click, a
+// confirmed stop, every packed file used). Proves the allow-listed package holds everything the
+// extension needs at run time. Before that: vsce printed no warning, the README's pictures exist,
+// and Open VSX would accept the package (test/host/openVsx.mjs).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanupAll, startCodeServer } from './codeServer.mjs';
 import { ensureCodeServer } from './installCodeServer.mjs';
 import { checkOpenVsx } from './openVsx.mjs';
-import { runUiSmoke } from './uiSmoke.mjs';
+import { runPackageWalk } from './packageWalk.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const log = (m) => console.log(`[package] ${m}`);
@@ -77,8 +77,7 @@ async function main() {
         .join(' ') || '(no output)',
     );
     if (install.status !== 0) throw new Error(`--install-extension failed:\n${install.stderr}`);
-    // No extensionDevelopmentPath: the workbench runs the installed copy.
-    await runUiSmoke({ server, workspace, extensionDevelopmentPath: null });
+    await runPackageWalk({ server, workspace, extensionsDir: join(server.scratch, 'extensions') });
     log('PASS: the installed package opens its panel and talks to the demonstration agent');
   } finally {
     await server.stop();

@@ -29,6 +29,7 @@ import {
   stepper,
   workbenchUrl,
 } from './codeServer.mjs';
+import { waitForStored, webviewStates } from './workbenchStorage.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -40,6 +41,14 @@ const SLOW_PROMPT = 'Now take your time';
 const QUEUED = 'a prompt queued behind the slow turn';
 
 const step = stepper(log);
+
+/** Whose workspace storage holds the host's kept transcript (workspaceState). */
+const EXTENSION_ID = 'reins-dev.reins';
+/** The saved state of the Reins view, and of the conversation's editor tab, in the workbench's storage. */
+const viewState = (items) => webviewStates(items).find((w) => w.where === 'view:reins.view')?.state;
+const tabState = (items) => webviewStates(items).find((w) => w.where === 'editor:reins.panel')?.state;
+/** A saved state scrolled to the top by the reader (the checks after the reload allow 50 px). */
+const atTop = (state) => state?.scroll?.following === false && state.scroll.top <= 50;
 
 const entries = (record) =>
   readFileSync(record, 'utf8')
@@ -133,8 +142,16 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
       await input.pressSequentially(DRAFT, { delay: 5 });
       // The webview saves its scroll position within 200 ms, the host its transcript within 2 s;
       // the browser workbench writes webview states to its storage every 5 s, and its write at
-      // unload does not always finish (a first run kept "a draft typed before the re").
-      await page.waitForTimeout(6000);
+      // unload does not always finish (a first run kept "a draft typed before the re"): the
+      // reload waits until both are there (it waited 6 s before).
+      await waitForStored(
+        page,
+        "the view's draft and scroll position, and the host's kept transcript",
+        (items) =>
+          viewState(items)?.draft === DRAFT &&
+          atTop(viewState(items)) &&
+          items.some((i) => i.key === EXTENSION_ID && i.value.includes(`Line ${LINES} of the story.`)),
+      );
     });
     await page.screenshot({ path: join(resultsDir, 'reload-before.png') });
 
@@ -210,7 +227,8 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
       await frame.locator(':focus').press('1');
       await frame.locator('#queue .queued-item', { hasText: QUEUED }).waitFor({ timeout: 10_000 });
       if ((await input.inputValue()) !== '') throw new Error('the queued text is still in the box');
-      await page.waitForTimeout(6000); // the workbench writes webview states every 5 s
+      // What the tab comes back from: its state, with the queue it showed (the workbench writes webview states every 5 s).
+      await waitForStored(page, "the tab's queue", (items) => tabState(items)?.seenQueue?.queued?.includes(QUEUED));
     });
     await page.screenshot({ path: join(resultsDir, 'reload-queued.png') });
     await step('reloaded the window again', async () => {
@@ -259,7 +277,7 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         scroller.scrollTop = 0;
         scroller.dispatchEvent(new Event('scroll'));
       });
-      await page.waitForTimeout(6000); // the workbench writes webview states every 5 s
+      await waitForStored(page, "the tab's scroll position, the top", (items) => atTop(tabState(items)));
       await reloadWorkbench(page);
       await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: timeoutMs });
     });

@@ -33,7 +33,7 @@ const step = stepper(log);
  * Waits until #stop is hidden (the turn ended), clicking the first option of every permission
  * request that shows up meanwhile. Returns the data-option-id values clicked.
  */
-async function finishTurn(frame, timeoutMs) {
+export async function finishTurn(frame, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   const chosen = [];
   const pending = frame.locator('.entry.permission button[data-option-id]:not([disabled])');
@@ -56,7 +56,7 @@ async function finishTurn(frame, timeoutMs) {
 }
 
 /** Clicks *Try the Demo* if the welcome shows before a conversation does. */
-async function tryDemoIfWelcomed(page, timeoutMs) {
+export async function tryDemoIfWelcomed(page, timeoutMs) {
   const demo = page.locator('.welcome-view-content .monaco-button', { hasText: 'Try the Demo' }).filter({ visible: true });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -130,7 +130,7 @@ export async function runUiSmoke({ server, workspace, extensionDevelopmentPath =
     log(`window title: ${await page.title()}`);
     const attempts = await step(`ran "${COMMAND}"`, () => runCommand(page, COMMAND, timeoutMs));
     log(`palette attempts until the command was registered: ${attempts}`);
-    // A fresh user (the package smoke) gets the first run's welcome: the demo, chosen as a person would.
+    // A fresh user gets the first run's welcome: the demo, chosen as a person would.
     await step('the conversation, or the welcome (then Try the Demo)', () => tryDemoIfWelcomed(page, timeoutMs));
     frame = await step('webview shows #prompt-input', () => findWebviewFrame(page, '#prompt-input', timeoutMs));
 

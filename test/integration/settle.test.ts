@@ -13,6 +13,19 @@ import { alive, nth, sleep, waitFor } from '../support/helpers';
 /** Short budget for the "never settles" cases; real default is 10 s. */
 const SETTLE_S = 1.5;
 
+/**
+ * The slow and goose rows' unwind after the accepted cancel, and the least time their stop may
+ * take. Long enough that Reins' re-sends at 250 ms and 1 s arrive while the agent unwinds (three
+ * cancels, as test/process/runtime.test.ts's slow unwind asserts over 1.8–3.8 s, and the
+ * fencing below then sees the re-sends stop), and far above a stop that does not wait for the
+ * answer: the rows whose agent answers at once settled in 1–28 ms (8 paths × 5 behaviours at a
+ * load average of 5; a dropped first cancel, ~1 s, is the agent's wait, not Reins'). An unwaited
+ * stop would settle as fast as those, so 1.1 s keeps a margin of forty times, and load only makes
+ * the waited stop longer. 16 rows × ~1.1 s less than the 1.8–3.8 s this was.
+ */
+const SLOW_UNWIND_MS: [number, number] = [1200, 2200];
+const SLOW_SETTLE_AT_LEAST_MS = 1100;
+
 type Behaviour = 'quick' | 'slow' | 'never' | 'end_turn' | 'error' | 'exits' | 'goose' | 'drops-early' | 'permission' | 'v2-chunk' | 'v2-terminal';
 
 const expected: Record<Behaviour, string> = {
@@ -68,7 +81,7 @@ function scenario(b: Behaviour, toolCalls = 0): object {
   steps.push({ hang: true });
   const onCancel =
     b === 'slow' || b === 'goose'
-      ? { delayRangeMs: [1800, 3800] }
+      ? { delayRangeMs: SLOW_UNWIND_MS }
       : b === 'never'
         ? 'never'
         : b === 'end_turn'
@@ -279,7 +292,7 @@ describe('settle contract: every exit path × agent behaviour', function () {
             }
             if (b === 'slow' || b === 'goose') {
               const took = report.settledAt! - report.requestedAt;
-              assert.ok(took >= 1700, `settled after ${took} ms: the slow unwind must be waited for`);
+              assert.ok(took >= SLOW_SETTLE_AT_LEAST_MS, `settled after ${took} ms: the slow unwind must be waited for`);
             }
             assert.deepEqual(promptOverlaps(agent.entries()), [], 'no prompt while another ran');
             await path.after?.(agent, report, b, triggered);
