@@ -387,6 +387,45 @@ export async function clearHovers(page) {
     .catch(() => {});
 }
 
+/** What has the keyboard in the workbench's document: a tag and its classes (an IFRAME is a webview). */
+const focusedElement = (page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    return a ? `${a.tagName}.${a.className}` : 'none';
+  });
+
+/** Waits until the keyboard has stayed on one element for `quietMs` (at most `timeoutMs`); returns it. */
+async function settledFocus(page, quietMs = 300, timeoutMs = 3_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last = await focusedElement(page);
+  let since = Date.now();
+  while (Date.now() - since < quietMs && Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    const now = await focusedElement(page);
+    if (now !== last) [last, since] = [now, Date.now()];
+  }
+  return last;
+}
+
+/**
+ * Gives the keyboard to the workbench itself, for a keybinding such as Ctrl+K Ctrl+T. A click on
+ * the editor part's corner lands on a tab; when that tab is a webview's (the UI smoke's panel),
+ * VS Code focuses the webview a moment later, and a quick input opened in that moment closes as
+ * the focus arrives: a CI run's theme step failed so on each of its attempts ("locator.fill:
+ * Timeout 5000ms exceeded … waiting for locator('.quick-input-widget .quick-input-box input')").
+ * So the focus is waited for until it stays put, and taken out of a webview's frame (in the UI
+ * smoke the click left it on "IFRAME.webview ready" before each of the four themes).
+ */
+export async function focusWorkbench(page) {
+  await page
+    .locator('.monaco-workbench .part.editor')
+    .first()
+    .click({ position: { x: 5, y: 5 } });
+  if (!(await settledFocus(page)).startsWith('IFRAME')) return;
+  await page.evaluate(() => /** @type {HTMLElement} */ (document.activeElement)?.blur());
+  await settledFocus(page);
+}
+
 /** The extension host registers commands seconds after the workbench is drawn: retry. */
 export async function runCommand(page, title, timeoutMs = 60_000) {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title.split(': ').pop() });
@@ -412,7 +451,7 @@ export async function fillQuickInput(page, { open, text, row, timeoutMs = 60_000
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill(text, { timeout: 5_000 });
     } catch (err) {
-      if (Date.now() > deadline) throw err;
+      if (Date.now() > deadline) throw new Error(`${err?.message ?? err} (the keyboard on ${await focusedElement(page).catch(() => '?')})`);
       continue;
     }
     try {

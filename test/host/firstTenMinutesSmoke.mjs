@@ -22,7 +22,18 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { demoFolder as startDemoFolder, ensureDemoFolder } from '../../scripts/userHost.mjs';
-import { clearHovers, fillQuickInput, frameIn, launchBrowser, openWorkbench, runCommand, runStandalone, startCodeServer, workbenchUrl } from './codeServer.mjs';
+import {
+  clearHovers,
+  fillQuickInput,
+  focusWorkbench,
+  frameIn,
+  launchBrowser,
+  openWorkbench,
+  runCommand,
+  runStandalone,
+  startCodeServer,
+  workbenchUrl,
+} from './codeServer.mjs';
 import { changedFiles, describeScreen, DOUBLE_ELLIPSIS, folderFiles, headerGeometry, notificationCentre, shownText } from './firstTenMinutesChecks.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -531,10 +542,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       // Its keybinding (Ctrl+K Ctrl+T), from the workbench: by its title the palette's first row
       // can be "Browse Color Themes in Marketplace", which offline lists only an error.
       const open = async () => {
-        await page
-          .locator('.monaco-workbench .part.editor')
-          .first()
-          .click({ position: { x: 5, y: 5 } });
+        await focusWorkbench(page);
         await page.keyboard.press('Control+K');
         await page.keyboard.press('Control+T');
       };

@@ -4,7 +4,7 @@
 // measured against its background (contrast.mjs): below WCAG AA (4.5:1, 3:1 for large text) in
 // any of the four, the step fails and names the text, its colours and its ratio.
 import { join } from 'node:path';
-import { fillQuickInput } from './codeServer.mjs';
+import { fillQuickInput, focusWorkbench } from './codeServer.mjs';
 import { measureContrast } from './contrast.mjs';
 
 /** The themes the panel is pictured in (test-results/<prefix>-theme-*.png): workbench class, webview body class. */
@@ -33,10 +33,7 @@ export async function themeSteps({ page, frame, step, resultsDir, part = '.part.
       // Its keybinding (Ctrl+K Ctrl+T): by its title the palette's first row can be "Browse
       // Color Themes in Marketplace", which offline lists only an error.
       const openPicker = async () => {
-        await page
-          .locator('.monaco-workbench .part.editor')
-          .first()
-          .click({ position: { x: 5, y: 5 } });
+        await focusWorkbench(page);
         await page.keyboard.press('Control+K');
         await page.keyboard.press('Control+T');
       };
