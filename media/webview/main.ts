@@ -7,6 +7,7 @@ import { createEmptyState } from './emptyState';
 import { createHeader } from './header';
 import { createSessionBar } from './sessionBar';
 import { busyText, statusLine } from './statusModel';
+import { snapshotScroll } from './followRule';
 import { createAutoScroll } from './scroll';
 import { TranscriptView } from './transcript';
 import { listen, loadState, post, saveState } from './vscodeApi';
@@ -119,16 +120,16 @@ function start(): void {
         }
         applyStatus(message.status);
         // A replay's end: the place the reader has now, as a distance from the end (the same entries end it).
-        const place = message.keepPlace ? autoScroll.place() : undefined;
+        const kept = message.keepPlace ? autoScroll.place() : undefined;
         transcript.reset(message.entries, message.earlier);
         // Moved here from the tab or the view: that place's draft, not what this document last held.
         if (message.carried) composer.replaceDraft(message.carried.draft);
         if (message.input) composer.restore(message.input.text, message.input.files);
         if (lost.length > 0) composer.restore(joinGivenBack(lost));
         if (message.folder) saveState({ folder: message.folder });
-        // While a replay runs, its start is no place to settle at: the snapshot at its end settles.
-        if (message.replaying) autoScroll.stick();
-        else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place, !message.earlier);
+        const scroll = snapshotScroll(message, kept);
+        if (scroll.to === 'end') autoScroll.stick();
+        else autoScroll.settle(scroll.place, scroll.carried, scroll.holdsStart);
         autoScroll.keep(transcript.drawing, transcript.earlierLeft > 0);
         if (!painted) performance.mark('reins:snapshot-applied');
         markPainted();
