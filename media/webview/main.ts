@@ -5,6 +5,7 @@ import { createComposer } from './composer';
 import { el } from './dom';
 import { createEmptyState } from './emptyState';
 import { createHeader } from './header';
+import { loadHighlighter } from './highlight';
 import { createSessionBar } from './sessionBar';
 import { busyText, statusLine } from './statusModel';
 import { snapshotScroll } from './followRule';
@@ -13,6 +14,9 @@ import { TranscriptView } from './transcript';
 import { listen, loadState, post, saveState } from './vscodeApi';
 import { lostQueue } from './busyModel';
 import { joinGivenBack } from '../../src/shared/givenBack';
+
+/** This bundle's script: it names dist/highlight.js and carries the page's nonce (src/panel/panelHost.ts). */
+const ownScript = document.currentScript instanceof HTMLScriptElement ? document.currentScript : undefined;
 
 function start(): void {
   // Where a panel's first paint goes (the bench reads these marks: test/bench/longOpen.ts).
@@ -184,7 +188,14 @@ function start(): void {
   function markPainted(): void {
     if (painted) return;
     painted = true;
-    requestAnimationFrame(() => setTimeout(() => performance.mark('reins:snapshot-painted'), 0));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.mark('reins:snapshot-painted');
+        // After the first paint, not before it: the highlighter is the webview's second bundle.
+        const src = ownScript?.dataset.highlight;
+        if (src) loadHighlighter(src, ownScript?.nonce ?? '', transcriptEl);
+      }, 0),
+    );
   }
 
   // Unless the page's first script said it already (vscodeApi.ts listen).
