@@ -26,7 +26,7 @@ describe('package contents (.vscodeignore)', () => {
   // Sabotage (`!dist/watchdog.js` removed from .vscodeignore), this test printed:
   //   AssertionError [ERR_ASSERTION]: dist/watchdog.js is left out of the .vsix
   // (and, `!dist/highlight.js` removed: "dist/highlight.js is left out of the .vsix": the panel
-  // would show every code block plain, its script refused by the webview's resource loader).
+  // would show every code block plain, its script not found where the package is installed).
   for (const file of ['dist/extension.js', 'dist/watchdog.js', 'dist/scripted-agent.js', 'dist/webview.js', 'dist/highlight.js']) {
     it(`ships ${file}`, () => assert.ok(packaged(file), `${file} is left out of the .vsix`));
   }
