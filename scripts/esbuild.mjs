@@ -69,6 +69,16 @@ const builds = [
   },
   {
     ...common,
+    // highlight.js and its languages, the webview's second bundle: the first adds it after the
+    // panel's first paint (media/webview/highlight.ts), so that paint does not wait for it.
+    minify: true,
+    entryPoints: { highlight: 'media/webview/highlightLanguages.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+  },
+  {
+    ...common,
     // The webview's stylesheet (media/styles/, one file per part) with the codicon font:
     // dist/webview.css and dist/codicon.ttf, both local resources the CSP allows.
     entryPoints: { webview: 'media/styles/index.css' },

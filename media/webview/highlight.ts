@@ -1,83 +1,59 @@
-// Syntax highlighting of finished fenced code blocks: highlight.js core with the languages
-// agents write most, registered here (not the whole library: it stays a small part of the
-// webview bundle, and nothing is fetched). Pure (no DOM): the unit tests import it under Node.
-// The colours come from VS Code's theme variables (media/styles/highlight.css).
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import csharp from 'highlight.js/lib/languages/csharp';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import dockerfile from 'highlight.js/lib/languages/dockerfile';
-import go from 'highlight.js/lib/languages/go';
-import ini from 'highlight.js/lib/languages/ini';
-import java from 'highlight.js/lib/languages/java';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import kotlin from 'highlight.js/lib/languages/kotlin';
-import lua from 'highlight.js/lib/languages/lua';
-import makefile from 'highlight.js/lib/languages/makefile';
-import markdown from 'highlight.js/lib/languages/markdown';
-import php from 'highlight.js/lib/languages/php';
-import plaintext from 'highlight.js/lib/languages/plaintext';
-import python from 'highlight.js/lib/languages/python';
-import ruby from 'highlight.js/lib/languages/ruby';
-import rust from 'highlight.js/lib/languages/rust';
-import shell from 'highlight.js/lib/languages/shell';
-import sql from 'highlight.js/lib/languages/sql';
-import swift from 'highlight.js/lib/languages/swift';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
+// Syntax highlighting of finished fenced code blocks, for markdown.ts. highlight.js and its
+// languages are a bundle of their own (dist/highlight.js, highlightLanguages.ts), loaded after
+// the panel's first paint: in the main bundle they were two fifths of what the page compiled
+// before that paint. Code blocks drawn before it arrives are drawn plain and highlighted when
+// it does, in idle time. No DOM at load: the unit tests import markdown.ts under Node.
 
-const LANGUAGES = {
-  bash,
-  c,
-  cpp,
-  csharp,
-  css,
-  diff,
-  dockerfile,
-  go,
-  ini,
-  java,
-  javascript,
-  json,
-  kotlin,
-  lua,
-  makefile,
-  markdown,
-  php,
-  plaintext,
-  python,
-  ruby,
-  rust,
-  shell,
-  sql,
-  swift,
-  typescript,
-  xml,
-  yaml,
-};
-for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
+/** Code as highlighted HTML, or undefined (unknown language, too large): the caller escapes it as plain text. */
+export type Highlighter = (code: string, lang: string) => string | undefined;
 
-/**
- * Larger blocks stay plain: highlighting is linear but not free, and one huge block must not
- * hold the webview's frame for long. A copy button still serves them.
- */
-const MAX_HIGHLIGHT_CHARS = 100_000;
+let highlighter: Highlighter | undefined;
 
-/**
- * Code as highlighted HTML (highlight.js escapes the text; its spans carry only `hljs-*`
- * classes), or undefined when the language is unknown or the block too large: the caller
- * escapes it as plain text. Languages are named by the fence (`ts`, `py`, `sh` are aliases).
- */
+/** undefined also while the highlighter has not arrived: the block is drawn plain, highlighted later. */
 export function highlightCode(code: string, lang: string): string | undefined {
-  if (!lang || code.length > MAX_HIGHLIGHT_CHARS || !hljs.getLanguage(lang)) return undefined;
-  try {
-    return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
-  } catch {
-    return undefined; // a grammar that throws on odd input: plain text is the safe fallback
-  }
+  return highlighter?.(code, lang);
+}
+
+/** The highlighter to use from now on (the unit tests give it highlightLanguages.ts's directly). */
+export function useHighlighter(next: Highlighter): void {
+  highlighter = next;
+}
+
+/**
+ * Adds dist/highlight.js's script (`src`; `nonce`: the page's, which the CSP asks of every
+ * script), once; when it has run, the code blocks under `root` drawn plain meanwhile are
+ * highlighted, a few per idle period.
+ */
+export function loadHighlighter(src: string, nonce: string, root: HTMLElement): void {
+  if (highlighter || document.getElementById('reins-highlight')) return;
+  (globalThis as { reinsHighlight?: (h: Highlighter) => void }).reinsHighlight = (h) => {
+    useHighlighter(h);
+    highlightDrawn(root);
+  };
+  const script = document.createElement('script');
+  script.id = 'reins-highlight';
+  script.nonce = nonce;
+  script.src = src;
+  document.head.append(script);
+}
+
+/** The finished code blocks under `root` drawn before the highlighter came (markdown.ts's `language-` class, no `hljs`). */
+function highlightDrawn(root: HTMLElement): void {
+  // pop(): the newest first, where the reader is.
+  const blocks = Array.from(root.querySelectorAll<HTMLElement>('.code-block pre > code[class*="language-"]:not(.hljs)'));
+  const next = (deadline: IdleDeadline): void => {
+    while (blocks.length > 0 && deadline.timeRemaining() > 1) {
+      const code = blocks.pop()!;
+      const lang =
+        Array.from(code.classList)
+          .find((c) => c.startsWith('language-'))
+          ?.slice('language-'.length) ?? '';
+      const html = code.isConnected ? highlightCode(code.textContent ?? '', lang.toLowerCase()) : undefined;
+      if (html === undefined) continue;
+      code.innerHTML = html; // highlight.js escapes the text; its spans carry only `hljs-*` classes
+      code.classList.add('hljs');
+    }
+    if (blocks.length > 0) window.requestIdleCallback(next);
+  };
+  window.requestIdleCallback(next);
 }

@@ -5,13 +5,18 @@ import { createComposer } from './composer';
 import { el } from './dom';
 import { createEmptyState } from './emptyState';
 import { createHeader } from './header';
+import { loadHighlighter } from './highlight';
 import { createSessionBar } from './sessionBar';
 import { busyText, statusLine } from './statusModel';
+import { snapshotScroll } from './followRule';
 import { createAutoScroll } from './scroll';
 import { TranscriptView } from './transcript';
 import { listen, loadState, post, saveState } from './vscodeApi';
 import { lostQueue } from './busyModel';
 import { joinGivenBack } from '../../src/shared/givenBack';
+
+/** This bundle's script: it names dist/highlight.js and carries the page's nonce (src/panel/panelHost.ts). */
+const ownScript = document.currentScript instanceof HTMLScriptElement ? document.currentScript : undefined;
 
 function start(): void {
   // Where a panel's first paint goes (the bench reads these marks: test/bench/longOpen.ts).
@@ -119,16 +124,16 @@ function start(): void {
         }
         applyStatus(message.status);
         // A replay's end: the place the reader has now, as a distance from the end (the same entries end it).
-        const place = message.keepPlace ? autoScroll.place() : undefined;
+        const kept = message.keepPlace ? autoScroll.place() : undefined;
         transcript.reset(message.entries, message.earlier);
         // Moved here from the tab or the view: that place's draft, not what this document last held.
         if (message.carried) composer.replaceDraft(message.carried.draft);
         if (message.input) composer.restore(message.input.text, message.input.files);
         if (lost.length > 0) composer.restore(joinGivenBack(lost));
         if (message.folder) saveState({ folder: message.folder });
-        // While a replay runs, its start is no place to settle at: the snapshot at its end settles.
-        if (message.replaying) autoScroll.stick();
-        else autoScroll.settle((message.carried && (message.carried.scroll ?? { top: 0, following: true })) ?? place, !message.earlier);
+        const scroll = snapshotScroll(message, kept);
+        if (scroll.to === 'end') autoScroll.stick();
+        else autoScroll.settle(scroll.place, scroll.carried, scroll.holdsStart);
         autoScroll.keep(transcript.drawing, transcript.earlierLeft > 0);
         if (!painted) performance.mark('reins:snapshot-applied');
         markPainted();
@@ -183,7 +188,14 @@ function start(): void {
   function markPainted(): void {
     if (painted) return;
     painted = true;
-    requestAnimationFrame(() => setTimeout(() => performance.mark('reins:snapshot-painted'), 0));
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        performance.mark('reins:snapshot-painted');
+        // After the first paint, not before it: the highlighter is the webview's second bundle.
+        const src = ownScript?.dataset.highlight;
+        if (src) loadHighlighter(src, ownScript?.nonce ?? '', transcriptEl);
+      }, 0),
+    );
   }
 
   // Unless the page's first script said it already (vscodeApi.ts listen).

@@ -2,7 +2,7 @@
 // read, leave them there and offer a "jump to latest" button instead.
 import { el } from './dom';
 import { icon } from './icons';
-import { settledTop, stillSettling } from './scrollPlace';
+import { keptPlace, settledTop, stillSettling } from './scrollPlace';
 import { loadState, saveState, type ScrollState } from './vscodeApi';
 
 /** Within this many pixels of the end counts as "at the bottom" (sub-pixel layouts, rounding). */
@@ -18,14 +18,15 @@ export interface AutoScroll {
   /** Scroll to the end and follow again (after a snapshot, after sending). */
   stick(): void;
   /**
-   * After the first snapshot of this document: back where the panel was scrolled before it
-   * was hidden or the window reloaded (kept in the webview state), else `stick()`. `carried`:
-   * the position the conversation had where it moved from (tab ⇄ view), instead.
+   * After a snapshot: at `place`, else (undefined) back where the panel was scrolled before it
+   * was hidden or the window reloaded (kept in the webview state, used once), else `stick()`.
+   * `carried`: `place` is the position the conversation had where it moved from (tab ⇄ view), in
+   * a document of another width (followRule.ts says which).
    * `holdsStart`: this document holds the conversation from its first entry, so a reader who was
    * at the very top is put back there (a distance from the end would move them by whatever was
    * added at the end since, such as a "Resumed the session" notice).
    */
-  settle(carried?: ScrollState, holdsStart?: boolean): void;
+  settle(place: ScrollState | undefined, carried: boolean, holdsStart: boolean): void;
   /**
    * Where the reader is now, to settle() at after a snapshot that replaces the same
    * conversation; undefined while the place an earlier document left is still to be settled.
@@ -144,12 +145,12 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     lastHeight = scroller.scrollHeight;
   };
   jumpButton.addEventListener('click', stick);
-  const settle = (carried?: ScrollState, holdsStart = false): void => {
-    const saved = carried ?? earlier;
+  const settle = (place: ScrollState | undefined, carried: boolean, holdsStart: boolean): void => {
+    const saved = place ?? earlier;
     earlier = undefined;
     if (!saved || saved.following) return stick();
     setFollowing(false);
-    pending = { saved, carried: carried !== undefined, holdsStart };
+    pending = { saved, carried: place !== undefined && carried, holdsStart };
     toPending();
   };
   const toPending = (): void => {
@@ -169,9 +170,7 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   const place = (): ScrollState | undefined => {
     if (earlier) return undefined;
     // Still on its way to a place: that place, not the one the drawing left the reader at.
-    if (pending) return pending.saved;
-    const max = scroller.scrollHeight - scroller.clientHeight;
-    return { top: scroller.scrollTop, following, fromEnd: max - scroller.scrollTop };
+    return keptPlace(pending?.saved, scroller.scrollTop, scroller.scrollHeight - scroller.clientHeight, following);
   };
 
   // Layout changes we do not drive (window resize, the composer growing, a <details>

@@ -27,3 +27,16 @@ export function stillSettling(saved: ScrollState, max: number, drawing: boolean,
   const reached = saved.fromEnd === undefined || max >= saved.fromEnd;
   return drawing || (!reached && earlierLeft);
 }
+
+/**
+ * The place a snapshot that keeps the reader's place (a replay's end) settles at: the same
+ * document width, the same entries at its end, so a distance from the end. `pending`: a place
+ * still on its way (settle() could not show it yet: older pages it lies in had not come), kept
+ * as its distance from the end only: its `fraction` is of the document it was saved in (the whole
+ * conversation before a reload), and of the new one it put the reader near its end, 1,500 px off.
+ * Else where the reader is now (`max`: the scrollable height).
+ */
+export function keptPlace(pending: ScrollState | undefined, top: number, max: number, following: boolean): ScrollState {
+  if (pending) return { top: pending.top, following: pending.following, fromEnd: pending.fromEnd };
+  return { top, following, fromEnd: max - top };
+}

@@ -305,6 +305,8 @@ const BOOT = `window.reinsBoot=(()=>{const api=acquireVsCodeApi();const early=[]
 function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('base64');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
+  // The second bundle, highlight.js: the first adds it after the first paint, with this nonce (media/webview/highlight.ts).
+  const highlight = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'highlight.js'));
   const styles = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css'));
   const csp = [
     "default-src 'none'",
@@ -325,7 +327,7 @@ function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
 </head>
 <body>
 <div id="app"></div>
-<script nonce="${nonce}" src="${script}"></script>
+<script nonce="${nonce}" src="${script}" data-highlight="${highlight}"></script>
 </body>
 </html>`;
 }

@@ -7,7 +7,7 @@
 // extension in the integration step, from the same sources. What the .vsix changes is which files
 // are there and how they are built, and every file it runs is used here: package.json (the command,
 // the view, the welcome and its Try the Demo), dist/extension.js (activation, the turn, the
-// stop), dist/webview.js and dist/webview.css (the panel drawn, the code block highlighted in its
+// stop), dist/webview.js, dist/highlight.js and dist/webview.css (the panel drawn, the code block highlighted in its
 // own colours), dist/codicon.ttf (the icon font loaded, not failed), dist/scripted-agent.js (the
 // demonstration agent, run from the installed folder) and dist/watchdog.js (its lifeline, the
 // same). A turn with a permission and a confirmed stop go through the minified bundles' main
@@ -73,7 +73,7 @@ export async function runPackageWalk({ server, workspace, extensionsDir, timeout
         await page.waitForTimeout(250);
       }
     });
-    await step("the answer's code block is highlighted (dist/webview.css): its keywords coloured apart from the code", async () => {
+    await step("the answer's code block is highlighted (dist/highlight.js, dist/webview.css): its keywords coloured apart from the code", async () => {
       const block = frame.locator('.entry.agent .code-block pre code.hljs').first();
       await block.waitFor({ timeout: timeoutMs });
       const colours = await block.evaluate((code) => {

@@ -5,7 +5,9 @@
 // hundred turns; the panel must follow the end while they come, open at the end when it is
 // opened again (every entry in one snapshot), keep the user's place while an answer streams
 // below it (with "Scroll to latest" offered), follow again from that button, and follow again
-// once the user scrolls back down to the end. Its closed groups are readied in idle time
+// once the user scrolls back down to the end; a snapshot drawn before highlight.js arrived gets its
+// code blocks highlighted; a replay's late snapshot (keepPlace) leaves the reader at their place,
+// not near the end (injected into the panel). Its closed groups are readied in idle time
 // (media/webview/groupWarmer.ts): what fits the panel is no sideways scroller, a line too wide
 // keeps one, and a narrower panel gives one back to what no longer fits. Select all takes in the
 // text of groups out of sight.
@@ -187,6 +189,17 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       await recordScrolls();
       await frame.waitForFunction((n) => document.querySelectorAll('#transcript .entry-group > .entry').length >= n, entries, { timeout: timeoutMs });
       await atEndFor(frame, 60, 'after opening');
+      // The snapshot is drawn before highlight.js, the webview's second bundle, arrives after the
+      // first paint: its code blocks are drawn plain, then highlighted (media/webview/highlight.ts).
+      // Sabotage (highlight.ts without highlightDrawn() once the bundle came), this printed:
+      //   step "closed and opened again: …" failed after 3.7 s: the newest answer's code block is
+      //   not highlighted: <code class="language-ts">export function part399(line: string): …
+      const newest = `(() => { const all = document.querySelectorAll('#transcript .entry.agent .code-block pre code'); return all[all.length - 1]; })()`;
+      const highlighted = await frame
+        .waitForFunction(`${newest}?.classList.contains('hljs')`, null, { timeout: 10_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (!highlighted) throw new Error(`the newest answer's code block is not highlighted: ${await frame.evaluate(`${newest}?.outerHTML.slice(0, 120)`)}`);
     });
 
     // Sabotage (2 December), transcript.ts without rewarm() on a change of width, this printed:
@@ -276,6 +289,58 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       for (let i = 0; i < 60 && (await position(frame)).fromEnd > 0; i++) await page.mouse.wheel(0, 20_000);
       await page.waitForTimeout(500);
       await atEndFor(frame, 30, 'back at the end');
+    });
+
+    // Last: the panel is left holding made-up entries. The race of a reload with an agent that
+    // loads: the first snapshot settles at a place its page cannot show, the older pages asked
+    // for go unanswered (the replay cleared the transcript they were asked of), and the replay's
+    // snapshot (keepPlace) comes while the place is still on its way. Sabotage (scrollPlace.ts
+    // keptPlace() giving the place on its way whole, with its fraction, and followRule.ts taking a
+    // replay's end as carried: the code before the fix), this printed:
+    //   step "a replay's snapshot (keepPlace) while the place is still on its way: …" failed after
+    //   1.3 s: left 76 px from the end of 7591, want 1500
+    await step("a replay's snapshot (keepPlace) while the place is still on its way: the reader is left at that place", async () => {
+      const FROM_END = 1500;
+      const place = await frame.evaluate(async (fromEnd) => {
+        const status = {
+          agentName: 'long',
+          demo: false,
+          folderName: 'ws',
+          agent: 'ready',
+          turn: 'idle',
+          canSend: true,
+          canStop: false,
+          queued: [],
+          canSteer: false,
+          permissionPending: false,
+          whenBusy: 'ask',
+        };
+        const agent = (id, lines) => ({ kind: 'agent', id, markdown: Array.from({ length: lines }, (_, i) => `Kept line ${i} of ${id}.`).join('\n\n') });
+        const frames = (n) =>
+          new Promise((done) => {
+            const tick = () => (--n <= 0 ? done() : window.requestAnimationFrame(tick));
+            window.requestAnimationFrame(tick);
+          });
+        const s = document.querySelector('main.scroller');
+        const postIn = (data) => window.dispatchEvent(new MessageEvent('message', { data }));
+        // A place of a long document (its fraction near its end) that a page of one short answer cannot show; its older pages never come.
+        postIn({
+          type: 'snapshot',
+          status,
+          entries: [agent('kept-short', 1)],
+          earlier: 500,
+          carried: { draft: '', scroll: { top: 150_000, following: false, fraction: 0.99, fromEnd } },
+        });
+        await frames(20);
+        const before = s.scrollHeight - s.clientHeight;
+        postIn({ type: 'snapshot', status, entries: Array.from({ length: 60 }, (_, i) => agent(`kept-${i}`, 8)), earlier: 40, keepPlace: true });
+        await frames(60);
+        const max = s.scrollHeight - s.clientHeight;
+        return { before, max, fromEnd: max - s.scrollTop };
+      }, FROM_END);
+      log(`the late snapshot: ${JSON.stringify(place)}`);
+      if (place.before >= FROM_END) throw new Error(`the first page reaches the place (${place.before} px): nothing was on its way`);
+      if (Math.abs(place.fromEnd - FROM_END) > 200) throw new Error(`left ${place.fromEnd.toFixed(0)} px from the end of ${place.max}, want ${FROM_END}`);
     });
   });
 }

@@ -5,6 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { MAX_NESTING, normalizeSource, renderMarkdown } from '../../media/webview/markdown';
 import { MarkdownStream, offsetOfLine, OPEN_BLOCK_CHARS, WINDOW_CHARS } from '../../media/webview/markdownStream';
+import { useHighlighter } from '../../media/webview/highlight';
+import { highlightCode } from '../../media/webview/highlightLanguages';
 
 const CORPUS = [
   '# Title\n\nSome *emphasis* and `code`, a [link](https://example.com "t") and https://bare.example/x.\n',
@@ -93,6 +95,8 @@ describe('webview markdown stream', () => {
   });
 
   it('highlights code only once its block is finished', () => {
+    // highlight.js is the webview's second bundle (highlight.ts): here it is given at once.
+    useHighlighter(highlightCode);
     const stream = new MarkdownStream();
     const screen = new Screen();
     stream.append('```js\nconst a = 1;\n```\n');

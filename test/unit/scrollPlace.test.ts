@@ -1,6 +1,6 @@
 // Where a new document of the conversation is scrolled to (media/webview/scrollPlace.ts), as a table.
 import * as assert from 'node:assert/strict';
-import { settledTop, stillSettling } from '../../media/webview/scrollPlace';
+import { keptPlace, settledTop, stillSettling } from '../../media/webview/scrollPlace';
 
 describe('webview: the place a new document settles at', () => {
   const rows: [string, Parameters<typeof settledTop>, number][] = [
@@ -38,4 +38,21 @@ describe('webview: a place settled at is put right again until the document can 
     ['an older state without fromEnd: done once drawn', [{ top: 300, following: false }, 900, false, true], false],
   ];
   for (const [what, args, want] of rows) it(what, () => assert.equal(stillSettling(...args), want));
+});
+
+describe("webview: the place a snapshot that keeps the reader's place (a replay's end) settles at", () => {
+  // The place a reload left, saved in a document of the whole conversation: 1,500 px above its end, 0.99 of the way down.
+  const onItsWay = { top: 150_000, following: false, fraction: 0.99, fromEnd: 1500 };
+  const rows: [string, Parameters<typeof keptPlace>, ReturnType<typeof keptPlace>][] = [
+    // With the place on its way returned whole (its fraction too) this printed: AssertionError: Expected values to be
+    // strictly deep-equal: + fraction: 0.99; the long bench's reload left the reader 1,500 px off, at the replay snapshot's end.
+    [
+      'a place still on its way: its distance from the end, not its fraction of another document',
+      [onItsWay, 0, 700, false],
+      { top: 150_000, following: false, fromEnd: 1500 },
+    ],
+    ['none on its way: where the reader is now, from the end', [undefined, 2500, 4000, false], { top: 2500, following: false, fromEnd: 1500 }],
+    ['none on its way, following the end: still following', [undefined, 4000, 4000, true], { top: 4000, following: true, fromEnd: 0 }],
+  ];
+  for (const [what, args, want] of rows) it(what, () => assert.deepEqual(keptPlace(...args), want));
 });

@@ -2,6 +2,8 @@
 // innerHTML) and the status/composer wording. The DOM modules are kept thin on purpose.
 import * as assert from 'node:assert/strict';
 import type { PanelStatus, PanelWhenBusy } from '../../src/shared/messages';
+import { useHighlighter } from '../../media/webview/highlight';
+import { highlightCode } from '../../media/webview/highlightLanguages';
 import { isSafeHref, renderMarkdown } from '../../media/webview/markdown';
 import { composerState, isAllowOption, mergeRestoredInput, planProgress, statusLine, thoughtPreview, toolStatusLabel } from '../../media/webview/statusModel';
 
@@ -101,7 +103,16 @@ describe('webview markdown', () => {
 
   it('handles an unfinished stream (open fence) without throwing', () => {
     const html = renderMarkdown('text\n\n```js\nconst x = <');
-    assert.ok(html.includes(' x = &lt;'), html); // escaped (and highlighted: renderMarkdown renders a finished text)
+    assert.ok(html.includes(' x = &lt;'), html); // escaped
+  });
+
+  it('draws code plain until the highlighter has come (a bundle of its own, after the first paint), highlighted after', () => {
+    const fence = '```ts\nconst x = 1;\n```';
+    const plain = renderMarkdown(fence);
+    assert.ok(plain.includes('<code class="language-ts">const x = 1;\n</code>'), plain); // no `hljs`: highlight.ts finds it so
+    useHighlighter(highlightCode);
+    const highlighted = renderMarkdown(fence);
+    assert.ok(highlighted.includes('<code class="language-ts hljs"><span class="hljs-keyword">const</span>'), highlighted);
   });
 
   it('isSafeHref allows only web and mail links', () => {
