@@ -7,6 +7,7 @@ import MarkdownIt from 'markdown-it';
 import type { Env, Token } from 'markdown-it';
 import { highlightCode } from './highlight';
 import { misleadingLinkTarget } from './linkTarget';
+import { tableCellsKept } from './tableCells';
 
 /** Link targets we let through: anything else (javascript:, data:, file:, command:, vscode:, relative paths) stays text. */
 const SAFE_SCHEME = /^(?:https?:|mailto:)/i;
@@ -28,7 +29,7 @@ export interface RenderEnv extends Env {
   tooDeepLine?: number;
 }
 
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false }).use(tableCellsKept);
 
 /** markdown-it's nesting limit (its default preset's 100): a list 50 levels deep reaches it. */
 export const MAX_NESTING = md.options.maxNesting;
