@@ -129,11 +129,15 @@ export class SessionBook {
     this.write({ s: meta(entry) });
   }
 
-  /** A prompt arrived: remembered as the user's message; the first one titles the session. */
-  prompted(sessionId: string, text: string): void {
+  /**
+   * A prompt arrived: remembered as the user's message; the first one titles the session.
+   * `acknowledged`: the agent sends the message itself (ACP v2's `user_message`), and that update
+   * is what is remembered and replayed: a chunk as well would show the prompt twice.
+   */
+  prompted(sessionId: string, text: string, acknowledged = false): void {
     const entry = this.known.get(sessionId);
     if (!entry) return;
-    this.remember(sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    if (!acknowledged) this.remember(sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
     if (entry.title === undefined && text.trim()) {
       entry.title = firstLine(text.trim()).slice(0, 60);
       // Sent (and so remembered) like the title updates real agents send after a first prompt.
