@@ -1,5 +1,6 @@
 // Sessions that outlive a turn and a process, for a scenario with a `sessions` block: what the
-// agent sent per session (every session/update, and each prompt as a user_message_chunk) is
+// agent sent per session (every session/update, and each prompt as a user_message_chunk or, in
+// ACP v2, its user_message acknowledgement) is
 // remembered and replayed on session/load; session/resume, session/list (paged),
 // session/close and session/delete as the spec has them (session-setup.mdx, session-list.mdx,
 // session-delete.mdx). The memory is in this process, or in `sessions.file` (JSON lines,
