@@ -268,7 +268,7 @@ export class Agent implements TurnHost {
       this.rec.event('busy-rejected', { requestId: id, runId: running.runId });
       return this.peer.fail(id, invalid(`session already has active run \`${running.runId}\`; use _goose/unstable/session/steer`));
     }
-    this.book?.prompted(session.id, promptText(params.prompt));
+    this.book?.prompted(session.id, promptText(params.prompt), this.states === 'v2');
     session.lateAtNextPrompt?.();
     session.lateAtNextPrompt = undefined;
     const index = this.nextPromptIndex();

@@ -1,5 +1,6 @@
 // Sessions that outlive a turn and a process, for a scenario with a `sessions` block: what the
-// agent sent per session (every session/update, and each prompt as a user_message_chunk) is
+// agent sent per session (every session/update, and each prompt as a user_message_chunk or, in
+// ACP v2, its user_message acknowledgement) is
 // remembered and replayed on session/load; session/resume, session/list (paged),
 // session/close and session/delete as the spec has them (session-setup.mdx, session-list.mdx,
 // session-delete.mdx). The memory is in this process, or in `sessions.file` (JSON lines,
@@ -129,11 +130,15 @@ export class SessionBook {
     this.write({ s: meta(entry) });
   }
 
-  /** A prompt arrived: remembered as the user's message; the first one titles the session. */
-  prompted(sessionId: string, text: string): void {
+  /**
+   * A prompt arrived: remembered as the user's message; the first one titles the session.
+   * `acknowledged`: the agent sends the message itself (ACP v2's `user_message`), and that update
+   * is what is remembered and replayed: a chunk as well would show the prompt twice.
+   */
+  prompted(sessionId: string, text: string, acknowledged = false): void {
     const entry = this.known.get(sessionId);
     if (!entry) return;
-    this.remember(sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
+    if (!acknowledged) this.remember(sessionId, { sessionUpdate: 'user_message_chunk', content: { type: 'text', text } });
     if (entry.title === undefined && text.trim()) {
       entry.title = firstLine(text.trim()).slice(0, 60);
       // Sent (and so remembered) like the title updates real agents send after a first prompt.

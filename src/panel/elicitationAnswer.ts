@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ElicitationAnswerResult } from '../api';
 import type { WebviewToHost } from '../shared/messages';
+import { urlToOpen } from '../runtime/elicitations';
 import type { PanelConversation } from './panelConversation';
 
 export function answerElicitation(
@@ -26,6 +27,7 @@ export function answerElicitation(
     conversation.log.warn(`Panel: elicitation ${m.requestId} not answered: ${answered.why}${fields}`);
     return answered;
   }
-  if (request.mode === 'url' && m.action === 'accept') void vscode.env.openExternal(vscode.Uri.parse(request.url, true));
+  const url = urlToOpen(request, m.action);
+  if (url !== undefined) void vscode.env.openExternal(vscode.Uri.parse(url, true));
   return answered;
 }

@@ -25,7 +25,12 @@ export class AgentAsks {
     this.elicitations.onResolved(changed);
   }
 
-  /** What the running turn waits on the user for, if anything: a permission request, or an elicitation. */
+  /**
+   * What the running turn waits on the user for, if anything: a permission request, or an
+   * elicitation. A request-scoped elicitation asked while no turn runs is no turn waiting: it is in
+   * the transcript (outsideSession), and the surfaces that read this (the busy line, the status
+   * bar, sendPrompt's not-sent reason) each speak of a running turn.
+   */
   get waitingOn(): 'permission' | 'elicitation' | undefined {
     if (this.turn().phase !== 'running') return undefined;
     return this.permissions.size > 0 ? 'permission' : this.elicitations.size > 0 ? 'elicitation' : undefined;

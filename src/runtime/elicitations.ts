@@ -29,6 +29,14 @@ export interface ElicitationResolved {
 /** What answering from the panel did: `refused` names the fields whose input the schema does not allow. */
 export type RespondResult = { ok: true } | { ok: false; why: string; errors?: Record<string, string> };
 
+/**
+ * What to open in the browser once the user answered `action`: the agent's URL only when the
+ * user consented to it (accept); nothing for a decline, a dismissal or a form.
+ */
+export function urlToOpen(request: ElicitationRequest, action: ElicitationAction): string | undefined {
+  return request.mode === 'url' && action === 'accept' ? request.url : undefined;
+}
+
 /** Ids are never reused within an extension host, so an answer can only be for its own request. */
 let issued = 0;
 

@@ -5,7 +5,9 @@
 // message (nothing sent), Enter submits; the agent gets the values with the schema's types.
 // Then a second form dismissed with Escape: answered `cancel`, and the panel's Escape is not a
 // Stop (no session/cancel). Then a URL: the whole address shown as text (no link), its host
-// picked out, a Punycode host warned, the panel measured in four themes (uiSmokeThemes.mjs).
+// picked out, a Punycode host warned, the panel measured in four themes (uiSmokeThemes.mjs);
+// hidden behind a new file, the status bar says the agent waits for the user, and its click
+// brings the question back.
 // Screenshots: test-results/elicitation-form.png (filled, before Submit), elicitation-url.png,
 // elicitation-theme-*.png.
 //
@@ -20,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { themeSteps } from './uiSmokeThemes.mjs';
-import { openPanelSteps, runStandalone, scriptedAgentEntry, stepper, workbenchUrl, typePrompt } from './codeServer.mjs';
+import { findWebviewFrame, openPanelSteps, runCommand, runStandalone, scriptedAgentEntry, stepper, workbenchUrl, typePrompt } from './codeServer.mjs';
 import { inSmokeBrowser } from './smokeBrowser.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -216,6 +218,24 @@ export async function runElicitationSmoke({ server, extensionDevelopmentPath = r
     // The panel with answered forms and a waiting URL (its host picked out, its warning) in Dark
     // Modern, both High Contrast themes and Light Modern: every text measured (WCAG AA).
     await themeSteps({ page, frame, step, resultsDir, prefix: 'elicitation', log });
+
+    // The status bar is the only sign of a question out of sight (src/conversation/statusBar.ts).
+    // Sabotage (statusBar.ts without its waitingOn branch: it said "working"), this printed:
+    //   step "out of sight (…) while the URL waits: …" failed after 30.6 s: locator.waitFor: Timeout
+    //   30000ms exceeded. … waiting for locator('.statusbar-item').filter({ hasText: 'waiting for you' })
+    await step(
+      'out of sight (a new file in its place) while the URL waits: the status bar says "waiting for you"; its click brings the question back',
+      async () => {
+        await runCommand(page, 'File: New Untitled Text File', timeoutMs);
+        await page.locator('.tab.active', { hasText: 'Untitled' }).first().waitFor({ timeout: 10_000 });
+        const waiting = page.locator('.statusbar-item', { hasText: 'waiting for you' });
+        await waiting.first().waitFor({ state: 'visible', timeout: 30_000 });
+        await waiting.first().click(); // reins.openPanel
+        frame = await findWebviewFrame(page, '.entry.elicitation[data-mode="url"]:not(.answered)', timeoutMs);
+        // Back in sight: the panel says it, the status bar no longer does.
+        await waiting.first().waitFor({ state: 'detached', timeout: 15_000 });
+      },
+    );
 
     await step('the URL declined by keyboard', async () => {
       const box = frame.locator('.entry.elicitation[data-mode="url"]');

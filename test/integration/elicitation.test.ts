@@ -154,6 +154,9 @@ describe('elicitation: form and URL mode in the real host', () => {
     assert.equal(shown?.kind === 'elicitation' && shown.resolved, 'Cancelled');
   });
 
+  // Sabotage in the host (panelHost.ts' onPanelClosed answering the elicitation without the stop):
+  // this printed "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: +
+  // 'completed' - 'stopped'" (the question was answered, and the turn went on without its panel).
   it('the panel closed while one waits: answered cancel (the panel-closed stop answers it first)', async () => {
     const agent = await addAgent({
       prompts: [

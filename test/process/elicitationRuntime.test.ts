@@ -85,6 +85,11 @@ describe('elicitation against the scripted agent', function () {
     });
   }
 
+  // Sabotage (connection.ts handing elicit a signal of its own, not through cancellable): the agent
+  // waited for an answer that never came: "Error: Timeout of 20000ms exceeded." Sabotage
+  // (Elicitations.hold not listening to the signal: answered -32800, but left waiting): "AssertionError
+  // [ERR_ASSERTION]: Expected values to be strictly equal: + undefined - true" (closed only by the
+  // turn's end, not as withdrawn).
   it('$/cancel_request: a withdrawn elicitation is answered -32800 and closed; the turn goes on', async () => {
     const { rt, record } = await start(elicitTurn(FORM, { withdrawAfterMs: 200 }));
     const resolved = new Promise<boolean | undefined>((resolve) => rt.turns.elicitations.onResolved((r) => resolve(r.withdrawn)));

@@ -38,6 +38,12 @@ describe('ACP v2: load and resume are one method', function () {
       .map((n) => (n.update as { content?: { text?: string } }).content?.text ?? '')
       .join('');
     assert.equal(text, 'The answer is 42.', 'the replay brought the conversation back');
+    // The prompt once: as the v2 agent acknowledged it (user_message), not also as a v1 chunk.
+    // Sabotage (the scripted agent's server.ts remembering the chunk too, as it did: the host
+    // showed the prompt twice after Load Session): "AssertionError [ERR_ASSERTION]: the prompt
+    // replayed as user_message_chunk, user_message".
+    const prompts = replayed.map((n) => String(n.update.sessionUpdate)).filter((k) => k === 'user_message' || k === 'user_message_chunk');
+    assert.equal(prompts.length, 1, `the prompt replayed as ${prompts.join(', ')}`);
 
     const resumed = await rt.session.load(first, true);
     assert.deepEqual(resumed.outcome, { status: 'resumed', sessionId: first });

@@ -6,7 +6,8 @@ import { InvalidElicitation, parseElicitation } from '../../src/acp/elicitationP
 import { checkField, checkForm, initialInput, type ElicitationField } from '../../src/shared/elicitationForm';
 import { describeUrl } from '../../src/shared/elicitationUrl';
 import { restorable } from '../../src/persistence/savedTranscript';
-import { Elicitations } from '../../src/runtime/elicitations';
+import { Elicitations, urlToOpen } from '../../src/runtime/elicitations';
+import type { ElicitationAction, ElicitationRequest } from '../../src/acp/elicitationParams';
 
 const session = { sessionId: 's1' };
 const form = (properties: object, extra: object = {}) => ({
@@ -202,6 +203,21 @@ describe('elicitation url: the host picked out, look-alikes warned', () => {
       want.warnings.forEach((re, i) => assert.match(view.warnings[i]!, re));
     });
   }
+});
+
+describe('elicitation url: opened only after consent', () => {
+  // What src/panel/elicitationAnswer.ts hands to openExternal once the answer was taken.
+  // Sabotage (urlToOpen ignoring the action): "AssertionError [ERR_ASSERTION]: Expected values to
+  // be strictly equal: + actual - expected + 'https://example.com/auth' - undefined" (decline, cancel).
+  const url: ElicitationRequest = { mode: 'url', message: 'm', scope: session, elicitationId: 'e1', url: 'https://example.com/auth' };
+  const asked: ElicitationRequest = { mode: 'form', message: 'm', scope: session, form: { fields: [] } };
+  const rows: [string, ElicitationRequest, ElicitationAction, string | undefined][] = [
+    ['a URL the user accepted: opened', url, 'accept', 'https://example.com/auth'],
+    ['a URL the user declined: not opened', url, 'decline', undefined],
+    ['a URL the user dismissed (Escape, close): not opened', url, 'cancel', undefined],
+    ['a form accepted: nothing to open', asked, 'accept', undefined],
+  ];
+  for (const [what, request, action, want] of rows) it(what, () => assert.equal(urlToOpen(request, action), want));
 });
 
 describe('elicitation after a window reload', () => {

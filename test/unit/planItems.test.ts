@@ -8,6 +8,8 @@ import { restorable } from '../../src/persistence/savedTranscript';
 import { Transcript } from '../../src/runtime/transcript';
 import type { PlanItem, TranscriptEntry } from '../../src/shared/messages';
 import { planProgress } from '../../media/webview/statusModel';
+import { planMark } from '../../media/webview/render/plan';
+import type { IconName } from '../../media/webview/icons';
 import { nth } from '../support/helpers';
 
 const item = (status: PlanItem['status'], content = status): PlanItem => ({ content, status });
@@ -26,6 +28,7 @@ describe('plan items after their turn ended', () => {
     ['in_progress', 'stopped'],
     ['completed', 'completed'],
     ['stopped', 'stopped'],
+    ['cancelled', 'cancelled'], // the agent's own word (ACP v2): not ours to overwrite
   ];
   for (const [before, after] of rows) {
     it(`${before} → ${after}`, () => {
@@ -62,10 +65,33 @@ describe('plan items after their turn ended', () => {
     [['stopped', 'stopped', 'stopped', 'stopped'], 'Stopped: 0 of 4 done'],
     [['completed', 'stopped', 'stopped'], 'Stopped: 1 of 3 done'],
     [['completed', 'completed'], '2 of 2 done'],
+    // A cancelled item (ACP v2) is neither done nor stopped: counted apart.
+    [['completed', 'cancelled', 'pending'], '1 of 3 done, 1 cancelled'],
+    [['completed', 'cancelled', 'cancelled', 'stopped'], 'Stopped: 1 of 4 done, 2 cancelled'],
   ];
   for (const [statuses, said] of progress) {
     it(`progress of ${statuses.join(', ')}: ${said}`, () => {
       assert.equal(planProgress(statuses.map((s) => item(s))), said);
+    });
+  }
+
+  // Sabotage (planProgress without its ", N cancelled"): "AssertionError [ERR_ASSERTION]: Expected
+  // values to be strictly equal: + actual - expected + '1 of 3 done' - '1 of 3 done, 1 cancelled'"
+  // (and so for the stopped plan's row).
+
+  // As drawn (media/webview/render/plan.ts): the box's icon and the word a screen reader says.
+  // Sabotage (no icon for cancelled): "AssertionError [ERR_ASSERTION]: Expected values to be
+  // strictly deep-equal: + actual - expected { + icon: undefined, - icon: 'close', …".
+  const marks: [PlanItem['status'], { icon: IconName | undefined; spoken: string }][] = [
+    ['pending', { icon: undefined, spoken: 'to do' }],
+    ['in_progress', { icon: undefined, spoken: 'in progress' }],
+    ['completed', { icon: 'check', spoken: 'done' }],
+    ['stopped', { icon: 'stop', spoken: 'stopped' }],
+    ['cancelled', { icon: 'close', spoken: 'cancelled' }],
+  ];
+  for (const [status, mark] of marks) {
+    it(`${status}: drawn with ${mark.icon ?? 'an empty box'} and spoken "${mark.spoken}"`, () => {
+      assert.deepEqual(planMark(status), mark);
     });
   }
 

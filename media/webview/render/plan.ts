@@ -4,7 +4,7 @@
 // v2), a cross.
 import type { PlanItem, TranscriptEntry } from '../../../src/shared/messages';
 import { agentText, el, srOnly } from '../dom';
-import { icon } from '../icons';
+import { icon, type IconName } from '../icons';
 import { planProgress } from '../statusModel';
 import { entryShell, type EntryView } from './types';
 
@@ -18,6 +18,17 @@ const SPOKEN_STATE: Record<PlanItem['status'], string> = {
   stopped: 'stopped',
 };
 
+/** An item's mark as drawn: the icon in its box (none while to do or in progress) and the word spoken. */
+export function planMark(status: PlanItem['status']): { icon: IconName | undefined; spoken: string } {
+  return { icon: MARK_ICON[status], spoken: SPOKEN_STATE[status] };
+}
+
+const MARK_ICON: Partial<Record<PlanItem['status'], IconName>> = {
+  completed: 'check',
+  stopped: 'stop',
+  cancelled: 'close',
+};
+
 export function createPlanView(entry: PlanEntry): EntryView {
   const root = entryShell(entry);
 
@@ -29,10 +40,9 @@ export function createPlanView(entry: PlanEntry): EntryView {
     for (const item of plan.items) {
       const li = el('li', `plan-item status-${item.status}`);
       const check = el('span', 'plan-check');
-      if (item.status === 'completed') check.append(icon('check'));
-      else if (item.status === 'stopped') check.append(icon('stop'));
-      else if (item.status === 'cancelled') check.append(icon('close'));
-      li.append(check, agentText('span', 'plan-text', item.content), srOnly(` (${SPOKEN_STATE[item.status]})`));
+      const mark = planMark(item.status);
+      if (mark.icon) check.append(icon(mark.icon));
+      li.append(check, agentText('span', 'plan-text', item.content), srOnly(` (${mark.spoken})`));
       if (item.priority === 'high') li.append(el('span', 'plan-priority', 'high'));
       list.append(li);
     }
