@@ -40,6 +40,7 @@ import { cancellable, withAcpCancellation } from './cancelRequest';
 import { completedId, InvalidElicitation, parseElicitation, type ElicitationAnswer, type ElicitationRequest } from './elicitationParams';
 import type { TerminalMethods } from './clientMethods/terminals';
 import { LineTooLargeError, NdjsonMessageReader, NdjsonMessageWriter } from './framing';
+import { DEFAULT_FLOW_LIMITS, ReadFlow, type FlowLimits } from './readFlow';
 import { boundedJson, ProtocolTracer, type TraceLevel } from './trace';
 
 /** Why the connection ended. Each one is a "dead stream" exit path for a running turn. */
@@ -83,6 +84,8 @@ export interface ClientHandlers {
 export interface ConnectionOptions {
   trace?: () => TraceLevel;
   maxLineBytes?: number;
+  /** When reading the agent's output pauses (readFlow.ts). */
+  flow?: FlowLimits;
 }
 
 /** How long to wait for the process's exit status after its stdout ended. */
@@ -90,6 +93,8 @@ const EXIT_INFO_WAIT_MS = 500;
 
 export class AcpConnection {
   private readonly rpc: MessageConnection;
+  /** Reading pauses while too many of the agent's messages wait to be handled. */
+  private readonly flow: ReadFlow;
   private readonly closedDeferred = new Deferred<ConnectionClosed>();
   /** Resolves (never rejects) once, when the connection can carry no more messages. */
   readonly closed: Promise<ConnectionClosed> = this.closedDeferred.promise;
@@ -101,11 +106,18 @@ export class AcpConnection {
     options: ConnectionOptions = {},
   ) {
     const tracer = new ProtocolTracer(log, options.trace ?? (() => 'off'));
+    const limits = options.flow ?? DEFAULT_FLOW_LIMITS;
+    const flow = (this.flow = new ReadFlow(agent.stdout, limits, undefined, (messages, bytes) =>
+      log.warn(`reading the agent's output resumed after ${limits.stallMs} ms with nothing handled, ${messages} messages (${bytes} bytes) counted as waiting`),
+    ));
     const reader = new NdjsonMessageReader(
       agent.stdout,
       {
         onMalformedLine: (first, error) => log.warn(`skipped a line from the agent that is not JSON-RPC (${error}): ${first}`),
-        onMessage: (m, bytes) => tracer.incoming(m, bytes),
+        onMessage: (m, bytes) => {
+          tracer.incoming(m, bytes);
+          flow.queued(m, bytes);
+        },
       },
       options.maxLineBytes,
     );
@@ -113,12 +125,25 @@ export class AcpConnection {
 
     // ACP's `$/cancel_request` reaches vscode-jsonrpc as the `$/cancelRequest` it knows (cancelRequest.ts).
     const withdrawn = (id: unknown) => log.info(`the agent withdrew its request ${JSON.stringify(id)} ($/cancel_request)`);
-    this.rpc = createMessageConnection(withAcpCancellation(reader, withdrawn), writer, {
-      error: (m) => log.warn(`[jsonrpc] ${m}`),
-      warn: (m) => log.warn(`[jsonrpc] ${m}`),
-      info: (m) => log.info(`[jsonrpc] ${m}`),
-      log: (m) => log.debug(`[jsonrpc] ${m}`),
-    });
+    this.rpc = createMessageConnection(
+      withAcpCancellation(reader, withdrawn),
+      writer,
+      {
+        error: (m) => log.warn(`[jsonrpc] ${m}`),
+        warn: (m) => log.warn(`[jsonrpc] ${m}`),
+        info: (m) => log.info(`[jsonrpc] ${m}`),
+        log: (m) => log.debug(`[jsonrpc] ${m}`),
+      },
+      {
+        // Called as the library takes a message from its queue: what waits shrinks by one.
+        messageStrategy: {
+          handleMessage: (message, next) => {
+            flow.handled(message);
+            return next(message);
+          },
+        },
+      },
+    );
 
     reader.onError((error) => {
       if (error instanceof LineTooLargeError) this.close('line-too-large', error.message);
@@ -320,6 +345,7 @@ export class AcpConnection {
   private close(cause: CloseCause, detail: string): void {
     if (this.closing) return;
     this.closing = true;
+    this.flow.close();
     // Mark closed now so no new request starts; the reason waits briefly for the exit status
     // so that the error can say "exited with code 3" rather than "stream closed".
     const finish = (exit: ExitInfo | undefined) => {

@@ -22,6 +22,7 @@ import { AUTH_REQUIRED } from '../auth/methods';
 import { SignIn } from '../auth/signIn';
 import { Transcript } from '../runtime/transcript';
 import { OutputFiles } from '../runtime/outputLog';
+import { EntryFiles } from '../runtime/entryFiles';
 import { SessionKeeper } from '../persistence/sessionKeeper';
 import { turnActive, type StopCause, type TurnResult } from '../runtime/turnMachine';
 import { promptWhileBusy } from '../admission/busyPrompt';
@@ -50,7 +51,9 @@ export interface ConversationSight {
 export class FolderConversation implements vscode.Disposable {
   /** Each tool card's whole output, on disk (Open Full Output); the cards keep its end. */
   readonly outputFiles = new OutputFiles((error) => this.log.warn(`Tool output is no longer written to disk: ${error.message}`));
-  readonly transcript = new Transcript(Date.now, this.outputFiles);
+  /** The transcript's settled entries of a long conversation, on disk (entryList.ts). */
+  private readonly entryFiles = new EntryFiles((error) => this.log.warn(`Transcript entries are no longer written to disk: ${error.message}`));
+  readonly transcript = new Transcript(Date.now, this.outputFiles, this.entryFiles);
   /** Which agent, its runtime started and wired to the editor, dropped (folderAgent.ts). */
   private readonly agent: FolderAgent;
   /** The prompt on its way to the agent, with its files: what goes back if it does not arrive. */
@@ -367,6 +370,8 @@ export class FolderConversation implements vscode.Disposable {
     this._onNeedsAttention.dispose();
     this.keeper.dispose();
     this.undo.dispose();
+    // Last: what was disposed before may still read the transcript (a last save).
+    this.entryFiles.dispose();
   }
 
   // ---- the agent: started and wired in folderAgent.ts -------------------------------------

@@ -25,6 +25,19 @@ const DEFAULT_SAVE_LIMITS: SaveLimits = { maxEntries: 400, maxChars: 1_000_000, 
 /** Notice buttons that act on one agent process, or on a checkpoint kept in memory: meaningless after a reload. */
 const PROCESS_ACTIONS = new Set(['checkAgain', 'forceStop', 'endLeftovers', 'undoTurn']);
 
+/**
+ * saveTranscript of a transcript's newest entries only: the older ones would be left out anyway,
+ * and a long transcript's are on disk (runtime/entryList.ts), not worth reading back to drop.
+ */
+export function saveNewest(
+  transcript: { readonly length: number; slice(from: number): TranscriptEntry[] },
+  limits: SaveLimits = DEFAULT_SAVE_LIMITS,
+): SavedTranscript {
+  const from = Math.max(0, transcript.length - limits.maxEntries);
+  const saved = saveTranscript(transcript.slice(from), limits);
+  return { ...saved, dropped: saved.dropped + from };
+}
+
 /** The newest entries that fit, each text cut to its last `maxEntryChars`. */
 export function saveTranscript(entries: readonly TranscriptEntry[], limits: SaveLimits = DEFAULT_SAVE_LIMITS): SavedTranscript {
   const kept: TranscriptEntry[] = [];

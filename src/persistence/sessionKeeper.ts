@@ -11,7 +11,7 @@ import type { DeleteSessionResult, LoadSessionResult } from '../api';
 import type { AgentRuntime } from '../runtime/agentRuntime';
 import { RestartBudget } from './restartBudget';
 import { SaveSchedule } from './saveSchedule';
-import { restorable, saveTranscript } from './savedTranscript';
+import { restorable, saveNewest } from './savedTranscript';
 import { newestFirst, type ListedSession } from '../runtime/sessionList';
 import { SessionStore } from './sessionStore';
 import type { ReopenRequest, SessionOpened } from '../runtime/sessionSwitch';
@@ -315,9 +315,9 @@ export class SessionKeeper implements vscode.Disposable {
   }
 
   private saveNow(): void {
-    const entries = this.folder.transcript.entries;
+    const transcript = this.folder.transcript;
     void this.storage
-      .update(this.transcriptKey, entries.length > 0 ? saveTranscript(entries) : undefined)
+      .update(this.transcriptKey, transcript.length > 0 ? saveNewest(transcript) : undefined)
       .then(undefined, (error: unknown) => this.log.warn(`could not keep the transcript of ${this.folder.folder.name}: ${(error as Error)?.message ?? error}`));
   }
 }

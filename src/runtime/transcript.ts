@@ -7,6 +7,8 @@
 // panel host queues it for a frame); an emitted upsert that later grew showed streamed text
 // twice, once in the late upsert and again in the appends.
 import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
+import { EntryList } from './entryList';
+import type { EntryFiles } from './entryFiles';
 import type { Placement } from './lateUpdates';
 import { unshowable, type PendingPermission } from './permissions';
 import { permissionAsk, permissionEntry } from './permissionView';
@@ -28,10 +30,8 @@ export type TranscriptOp =
   | { type: 'reset' };
 
 export class Transcript {
-  private readonly list: TranscriptEntry[] = [];
-  private readonly byId = new Map<string, TranscriptEntry>();
-  /** Position in `list` by id (entries are replaced in place, never removed but by clear()). */
-  private readonly at = new Map<string, number>();
+  /** The entries by place and id (replaced in place, never removed but by clear()); settled ones of a long conversation on disk. */
+  private readonly list: EntryList;
   private seq = 0;
   /** The entry that streamed text currently continues, by kind (`user`: a replayed message, in chunks). */
   private streaming: { id: string; kind: 'agent' | 'thought' | 'user'; messageId?: string } | undefined;
@@ -46,12 +46,17 @@ export class Transcript {
   /** Which card shows which agent's tool call, and what an update makes of a card (toolCards.ts). */
   private readonly cards: ToolCards;
 
-  /** `now`: the clock thoughts are timed by; `log`: where each card's whole output goes (Open Full Output). */
+  /**
+   * `now`: the clock thoughts are timed by; `log`: where each card's whole output goes (Open Full
+   * Output); `files`: where settled entries of a long conversation go (its owner disposes it).
+   */
   constructor(
     private readonly now: () => number = Date.now,
     log?: OutputLog,
+    files?: EntryFiles,
   ) {
-    this.cards = new ToolCards((id) => this.byId.get(id), log);
+    this.list = new EntryList((entry) => this.settled(entry), files);
+    this.cards = new ToolCards((id) => this.list.get(id), log);
   }
 
   private readonly _onOp = new Emitter<TranscriptOp>();
@@ -74,7 +79,7 @@ export class Transcript {
   }
 
   get entries(): TranscriptEntry[] {
-    return this.list.map((e) => ({ ...e }));
+    return this.list.slice(0).map((e) => ({ ...e }));
   }
 
   /** How many entries there are, without copying them. */
@@ -89,13 +94,11 @@ export class Transcript {
 
   /** Where the entry with this id is, -1 for none. */
   indexOf(id: string): number {
-    return this.at.get(id) ?? -1;
+    return this.list.indexOf(id);
   }
 
   clear(): void {
-    this.list.length = 0;
-    this.byId.clear();
-    this.at.clear();
+    this.list.clear();
     this.streaming = undefined;
     this.filesId = undefined;
     this.planId = undefined;
@@ -109,14 +112,15 @@ export class Transcript {
   upsert(given: TranscriptEntry, keepStreaming = false, before?: string): void {
     // Our own copy: the caller's object may change after this returns.
     if (this.thinking && given.id !== this.thinking.id && !keepStreaming) this.endThought();
-    const at = before === undefined || this.byId.has(given.id) ? undefined : this.at.get(before);
+    const place = before === undefined || this.list.has(given.id) ? -1 : this.list.indexOf(before);
+    const at = place < 0 ? undefined : place;
     const entry = this.store(given, at);
     if (entry.kind !== 'agent' && entry.kind !== 'thought' && !keepStreaming) this.streaming = undefined;
     this._onOp.fire(at === undefined ? { type: 'upsert', entry } : { type: 'upsert', entry, before });
   }
 
   get(id: string): TranscriptEntry | undefined {
-    return this.byId.get(id);
+    return this.list.get(id);
   }
 
   /** The entry streamed text goes on in now; endStream(): the next starts its own (ACP v2's message ids: messageUpserts.ts). */
@@ -143,7 +147,7 @@ export class Transcript {
    * Returns the entry's id, and whether this path is new to it (the caller checks git once).
    */
   fileWritten(row: FileWriteView): { id: string; first: boolean } {
-    const current = this.filesId === undefined ? undefined : this.byId.get(this.filesId);
+    const current = this.filesId === undefined ? undefined : this.list.get(this.filesId);
     const id = current?.kind === 'files' ? current.id : (this.filesId = this.nextId('f'));
     const { files, first } = withWrite(current?.kind === 'files' ? current.files : [], row);
     // A new list interrupts streamed text (like a tool call); a longer one does not.
@@ -153,7 +157,7 @@ export class Transcript {
 
   /** Add `mark` to `path` in the files entry `id` (a late finding: git says it is untracked). */
   markFile(id: string, path: string, mark: FileMark): void {
-    const entry = this.byId.get(id);
+    const entry = this.list.get(id);
     if (entry?.kind !== 'files') return; // cleared meanwhile (new session)
     const files = withMark(entry.files, path, mark);
     if (files) this.upsert({ ...entry, files }, true);
@@ -208,7 +212,7 @@ export class Transcript {
         return this.userChunk(contentText(u.content), u.messageId ?? undefined);
       case 'plan': {
         // One checklist per turn, updated in place: an update does not cut streamed text in two.
-        const update = this.planId !== undefined && this.byId.has(this.planId);
+        const update = this.planId !== undefined && this.list.has(this.planId);
         const id = update ? this.planId! : (this.planId = this.nextId('p'));
         return this.upsert({ kind: 'plan', id, items: planItems(u.entries) }, update);
       }
@@ -232,7 +236,7 @@ export class Transcript {
       const kind = u.sessionUpdate === 'agent_message_chunk' ? 'agent' : 'thought';
       const text = contentText(u.content);
       if (!text) return;
-      const open = this.lateStream?.kind === kind && this.lateStream.turnId === turnId ? this.byId.get(this.lateStream.id) : undefined;
+      const open = this.lateStream?.kind === kind && this.lateStream.turnId === turnId ? this.list.get(this.lateStream.id) : undefined;
       if (open?.kind === 'agent' || open?.kind === 'thought') {
         this.store({ ...open, markdown: open.markdown + text });
         this._onOp.fire({ type: 'append', id: open.id, text });
@@ -244,7 +248,7 @@ export class Transcript {
       return;
     }
     // A new late entry ends the late stream; a card updated where it stands does not.
-    const known = 'toolCallId' in u && this.byId.has(u.toolCallId);
+    const known = 'toolCallId' in u && this.list.has(u.toolCallId);
     if (!known) this.lateStream = undefined;
     if (u.sessionUpdate === 'tool_call') this.upsert({ ...this.cards.callEntry(u), late: true }, keepStreaming, before);
     else if (u.sessionUpdate === 'tool_call_update') this.upsert({ ...this.cards.updateEntry(u), late: true }, keepStreaming, before);
@@ -261,7 +265,7 @@ export class Transcript {
    * would wait for ever).
    */
   permission(p: PendingPermission, generation = 0): string | undefined {
-    const cannot = unshowable(p, this.byId.has(p.id));
+    const cannot = unshowable(p, this.list.has(p.id));
     if (cannot) return cannot;
     const ask = permissionAsk(p.request);
     const call = ask.toolCall;
@@ -272,7 +276,7 @@ export class Transcript {
         ? undefined
         : this.cards.cardId(sessionId, ask.linkedToolCallId, generation);
     if (call && toolCallId !== undefined) this.toolUpdate({ ...call, toolCallId }, true);
-    const cardTitle = (this.byId.get(toolCallId ?? '') as { title?: string } | undefined)?.title;
+    const cardTitle = (this.list.get(toolCallId ?? '') as { title?: string } | undefined)?.title;
     this.upsert(permissionEntry(p, ask, toolCallId, cardTitle));
     return undefined;
   }
@@ -288,7 +292,7 @@ export class Transcript {
    * it left pending or in progress are shown stopped (planItems.ts).
    */
   planEnded(): void {
-    const plan = this.planId === undefined ? undefined : this.byId.get(this.planId);
+    const plan = this.planId === undefined ? undefined : this.list.get(this.planId);
     if (plan?.kind !== 'plan') return;
     const items = stopUnfinished(plan.items);
     if (items !== plan.items) this.upsert({ ...plan, items }, true);
@@ -296,7 +300,8 @@ export class Transcript {
 
   /** Every tool call that had not finished is shown cancelled (the routine's step 2). */
   markToolsCancelled(): void {
-    for (const entry of [...this.list]) {
+    // A running tool's card is never on disk (settled()): the entries in memory are enough.
+    for (const entry of [...this.list.inMemory()]) {
       if (entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress')) {
         this.upsert({ ...entry, status: 'cancelled' });
       }
@@ -310,7 +315,7 @@ export class Transcript {
    */
   private userChunk(text: string, messageId: string | undefined): void {
     const streaming = this.streaming;
-    const open = streaming?.kind === 'user' ? this.byId.get(streaming.id) : undefined;
+    const open = streaming?.kind === 'user' ? this.list.get(streaming.id) : undefined;
     const sameMessage = messageId === undefined || streaming?.messageId === undefined || streaming.messageId === messageId;
     if (open?.kind === 'user' && sameMessage) {
       this.upsert({ ...open, text: open.text + text });
@@ -326,8 +331,8 @@ export class Transcript {
 
   private stream(kind: 'agent' | 'thought', text: string): void {
     if (!text) return;
-    if (this.streaming?.kind === kind && this.byId.has(this.streaming.id)) {
-      const entry = this.byId.get(this.streaming.id) as Extract<TranscriptEntry, { kind: 'agent' | 'thought' }>;
+    if (this.streaming?.kind === kind && this.list.has(this.streaming.id)) {
+      const entry = this.list.get(this.streaming.id) as Extract<TranscriptEntry, { kind: 'agent' | 'thought' }>;
       if (this.thinking?.id === entry.id) this.thinking.last = this.now();
       // A new object, never `entry.markdown += text`: `entry` may sit in the panel's outbox.
       // Made here and frozen as it is (`fresh`): the hot path of a streaming answer copies once.
@@ -348,10 +353,10 @@ export class Transcript {
   private endThought(): void {
     const t = this.thinking;
     this.thinking = undefined;
-    const entry = t && this.byId.get(t.id);
+    const entry = t && this.list.get(t.id);
     if (entry?.kind !== 'thought') return;
     this.store({ ...entry, seconds: Math.round((t!.last - t!.first) / 100) / 10 });
-    this._onOp.fire({ type: 'upsert', entry: this.byId.get(t!.id)! });
+    this._onOp.fire({ type: 'upsert', entry: this.list.get(t!.id)! });
   }
 
   private toolUpdate(u: CardUpdate, keepStreaming = false): void {
@@ -360,7 +365,7 @@ export class Transcript {
 
   /** `next`, just built by the cards, in place of its card (only the output's delta when that is all that changed). */
   private showCard(next: Extract<TranscriptEntry, { kind: 'tool' }>, keepStreaming = false): void {
-    const before = this.byId.get(next.id);
+    const before = this.list.get(next.id);
     // Only the output went on (an agent resending it whole, or streaming it): the delta goes to
     // the panel, not the card again. Output of a card must not cut streamed text in two.
     const delta = this.cards.outputDelta(before, next);
@@ -376,28 +381,24 @@ export class Transcript {
    * Store a frozen copy of `entry` (`fresh`: the caller made it for this and keeps no reference:
    * frozen as it is), replacing the entry with its id in place; a new one goes at `at` (default: the end).
    */
-  private store(given: TranscriptEntry, at = this.list.length, fresh = false): TranscriptEntry {
+  private store(given: TranscriptEntry, at?: number, fresh = false): TranscriptEntry {
     const entry = Object.freeze(fresh ? given : { ...given }) as TranscriptEntry;
-    const index = this.at.get(entry.id);
-    if (index !== undefined) {
-      this.list[index] = entry;
-    } else if (at >= this.list.length) {
-      this.at.set(entry.id, this.list.length);
-      this.list.push(entry);
-    } else {
-      // Inserted before the end (a late entry): the entries after it move one place on.
-      this.list.splice(at, 0, entry);
-      for (let i = at; i < this.list.length; i++) this.at.set(this.list[i]!.id, i);
-    }
-    this.byId.set(entry.id, entry);
+    this.list.put(entry, at);
     return entry;
+  }
+
+  /** Whether `entry` is done changing, as far as this can tell: what may go to disk (entryList.ts). */
+  private settled(entry: TranscriptEntry): boolean {
+    const id = entry.id;
+    if (id === this.streaming?.id || id === this.thinking?.id || id === this.lateStream?.id || id === this.filesId || id === this.planId) return false;
+    return !(entry.kind === 'tool' && (entry.status === 'pending' || entry.status === 'in_progress'));
   }
 
   /** A new entry id; never one an entry holds (a card may carry the agent's own id, which could be any). */
   private nextId(prefix: string): string {
     let id: string;
     do id = `${prefix}${++this.seq}`;
-    while (this.byId.has(id));
+    while (this.list.has(id));
     return id;
   }
 }

@@ -14,6 +14,7 @@ import { benchBusy } from './busy';
 import { benchCheckpoint } from './checkpoint';
 import { benchActivation, benchHost } from './host';
 import { benchLifeline } from './lifeline';
+import { benchLongMemory } from './longMemory';
 import { benchLongReplay } from './longReplay';
 import { benchPeak, benchReaders, benchWriters, peakChild } from './framing';
 import { benchPipe, pipeChild } from './framingPipe';
@@ -71,6 +72,7 @@ async function main(): Promise<number> {
   console.log('ratio = Reins cost / baseline cost (time or memory): 1.00× = as cheap as the baseline, higher = costlier.');
 
   const started = now();
+  const longTurns = Number(process.env.REINS_BENCH_LONG_TURNS) || (quick ? 50 : 500);
   const benches: [string, () => Promise<void>][] = [
     ['framing:reader', () => benchReaders(50_000 * scale, quick ? 5 : 11)],
     ['framing:writer', () => benchWriters(50_000 * scale, quick ? 5 : 11)],
@@ -92,7 +94,9 @@ async function main(): Promise<number> {
     ['lifeline', () => benchLifeline(quick ? 5 : 20, quick ? 5_000 : 50_000)],
     ['checkpoint', () => benchCheckpoint(quick ? 500 : 5_000, quick ? 3 : 7)],
     // REINS_BENCH_LONG_TURNS: fewer turns for a quick look (the issue's session is 500).
-    ['long', () => benchLongReplay(Number(process.env.REINS_BENCH_LONG_TURNS) || (quick ? 50 : 500))],
+    ['long', () => benchLongReplay(longTurns)],
+    // The leak check per update received, in this process (no host): `--only long:memory` alone.
+    ['long:memory', () => benchLongMemory(longTurns)],
   ];
   const onlyAt = args.indexOf('--only');
   const only = onlyAt >= 0 ? new Set(args[onlyAt + 1]?.split(',')) : undefined;

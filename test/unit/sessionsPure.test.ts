@@ -6,7 +6,7 @@ import { RestartBudget } from '../../src/persistence/restartBudget';
 import { reopenMethod, saysUnknownSession, sessionCaps } from '../../src/runtime/sessionCaps';
 import { describeWhen, listAllSessions, newestFirst } from '../../src/runtime/sessionList';
 import { MemoryKeyValue, SessionStore } from '../../src/persistence/sessionStore';
-import { restorable, saveTranscript } from '../../src/persistence/savedTranscript';
+import { restorable, saveNewest, saveTranscript } from '../../src/persistence/savedTranscript';
 import { Transcript } from '../../src/runtime/transcript';
 import type { TranscriptEntry } from '../../src/shared/messages';
 import { present } from '../support/helpers';
@@ -214,6 +214,20 @@ describe('sessions: the saved transcript', () => {
     assert.deepEqual(cut, { kind: 'agent', id: 'a2', markdown: `…${'x'.repeat(10)}` });
     const small = saveTranscript(entries, { maxEntries: 10, maxChars: 400, maxEntryChars: 1000 });
     assert.ok(JSON.stringify(small.entries).length <= 400 && small.entries.length < entries.length && small.entries.at(-1)?.id === 'n3');
+  });
+
+  // Sabotage (saveNewest not counting the entries it did not read as dropped): "+ dropped: 0, - dropped: 2".
+  it('saveNewest reads only the newest entries and saves what saveTranscript of them all does', () => {
+    for (const limits of [
+      { maxEntries: 3, maxChars: 1_000_000, maxEntryChars: 10 },
+      { maxEntries: 10, maxChars: 400, maxEntryChars: 1000 },
+      { maxEntries: 10, maxChars: 1_000_000, maxEntryChars: 1000 },
+    ]) {
+      const read: number[] = [];
+      const source = { length: entries.length, slice: (from: number) => (read.push(from), entries.slice(from)) };
+      assert.deepEqual(saveNewest(source, limits), saveTranscript(entries, limits));
+      assert.deepEqual(read, [Math.max(0, entries.length - limits.maxEntries)]);
+    }
   });
 
   it("a terminal's output cut for saving says it left out that much more; one whose size was never known stays so", () => {
