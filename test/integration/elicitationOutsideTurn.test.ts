@@ -46,8 +46,10 @@ describe('elicitation outside a turn: request-scoped, asked while the agent answ
   afterEach(resetReins);
 
   // Sabotage in the host (agentAsks.ts holdElicitation without its request-scoped hold, so the
-  // question is held only for a running turn of its session): to be run in the host.
-  // Sabotage in the host (agentAsks.ts waitingOn without its running-turn check): to be run in the host.
+  // question is held only for a running turn of its session), run on 2026-12-06: this printed
+  // "Error: timed out after 15000 ms waiting for the question waiting in the transcript" (answered
+  // `cancel` unshown). The waitingOn check holds twice (agentAsks.ts waitingOn and panelStatus.ts
+  // deriveStatus each want a running turn): without the first alone this test passed.
   it('shown outside the session, no turn waiting; answered through answerElicitation; the session opens', async () => {
     const agent = await addAgent(scenario);
     const reins = await api();
@@ -70,7 +72,8 @@ describe('elicitation outside a turn: request-scoped, asked while the agent answ
   });
 
   // Sabotage in the host (panelHost.ts onPanelClosed without `else unanswered()`, so only a
-  // running turn's stop answers what waits), to be run in the host.
+  // running turn's stop answers what waits), run on 2026-12-06: this printed "Error: timed out
+  // after 15000 ms waiting for the answer in the record" (the question waited with no panel).
   it('the panel closed while it waits, no turn running: answered cancel; the agent goes on to its session', async () => {
     const agent = await addAgent(scenario);
     const selecting = useAgent(agent);

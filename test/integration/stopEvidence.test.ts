@@ -39,7 +39,8 @@ describe('stop evidence as agents give it now', function () {
   });
 
   // Sabotage in the host (turnMachine.ts settling a stopping turn on an answer only, not on an
-  // error), to be run in the host.
+  // error), run on 2026-12-06: this printed "AssertionError: {"outcome":"abort-unverified",
+  // "cause":"user","turnId":1,"cancelsSent":6,…}" ('abort-unverified', want 'aborted').
   it('-32000 "context canceled" after the cancel: aborted, confirmed, no error or sign-in notice, the late words fenced', async () => {
     const agent = await addAgent('context-canceled-on-cancel');
     await useAgent(agent);
