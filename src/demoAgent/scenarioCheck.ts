@@ -159,6 +159,7 @@ export const checkScenario = shape(
       configOptions: anything,
       before: arrayOf(anything),
       setError: shape({ code: num, message: str, data: anything }, ['code', 'message']),
+      elicit: shape({ params: anything }, ['params']),
     }),
     startup: shape({
       exitImmediately: num,

@@ -12,7 +12,7 @@ import { faultSpent, injectFault, isFrozen, type Fault } from './faults';
 import { behaviourFor, type Behaviour, type Scenario } from './scenario';
 import { isObj } from './scenarioCheck';
 import { SessionBook } from './sessions';
-import { AgentSessionConfig, answerSet, paramsOf } from './sessionConfig';
+import { AgentSessionConfig, answerSet, elicitFirst, paramsOf } from './sessionConfig';
 import { scriptedBody } from './steps';
 import { Tools } from './tools';
 import { Turn, type TurnHost } from './turn';
@@ -253,7 +253,8 @@ export class Agent implements TurnHost {
     if (own) void this.tools.start(own, this.sessions, true, `session-process:${sessionId}`);
     // Updates for the new session before its answer, as several agents send them.
     for (const update of setup?.before ?? []) this.peer.notify('session/update', { sessionId, update });
-    this.peer.respond(id, { sessionId, ...config.answerFields() });
+    const answer = () => this.peer.respond(id, { sessionId, ...config.answerFields() });
+    void (setup?.elicit ? elicitFirst(setup.elicit, id, this.peer, this.rec).then(answer) : answer());
   }
 
   private prompt(id: Id, params: unknown): void {

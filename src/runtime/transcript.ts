@@ -176,6 +176,9 @@ export class Transcript {
 
   /** A new agent process feeds this transcript: what it names is told apart from what earlier ones named. */
   nextGeneration(): number {
+    // Turn ids start again with each agent process, and a session opened is another conversation:
+    // an earlier one's late text is never continued.
+    this.lateStream = undefined;
     return this.cards.nextGeneration();
   }
 

@@ -1,6 +1,7 @@
 // The stop's evidence as agents give it now, in the real extension host through Reins' commands:
 // an `end_turn` after the cancel (GitHub Copilot CLI) is a confirmed stop with the confirmed
-// notice, its late words the stopped turn's; an agent speaking ACP v2 has the tool calls and plan
+// notice, its late words the stopped turn's; so is -32000 "context canceled" after the cancel (not
+// a failed turn, nor a sign-in request); an agent speaking ACP v2 has the tool calls and plan
 // entries it cancelled shown cancelled, and its `git_patch` diff in the card.
 import * as assert from 'node:assert/strict';
 import type { TranscriptEntry } from '../../src/shared/messages';
@@ -9,6 +10,8 @@ import { addAgent, api, resetReins, send, stop, useAgent } from './support';
 
 const transcript = async (): Promise<TranscriptEntry[]> => (await api()).state()!.transcript;
 const isLate = (e: TranscriptEntry) => 'late' in e && e.late === true;
+/** Where the last prompt `text` is: the transcript keeps earlier tests' entries. */
+const lastPrompt = (entries: TranscriptEntry[], text: string) => entries.map((e) => e.kind === 'user' && e.text === text).lastIndexOf(true);
 
 describe('stop evidence as agents give it now', function () {
   this.timeout(120_000);
@@ -33,6 +36,45 @@ describe('stop evidence as agents give it now', function () {
       JSON.stringify(notices),
     );
     assert.deepEqual(await send('next'), { status: 'completed', stopReason: 'end_turn' });
+  });
+
+  // Sabotage in the host (turnMachine.ts settling a stopping turn on an answer only, not on an
+  // error), run on 2026-12-06: this printed "AssertionError: {"outcome":"abort-unverified",
+  // "cause":"user","turnId":1,"cancelsSent":6,…}" ('abort-unverified', want 'aborted').
+  it('-32000 "context canceled" after the cancel: aborted, confirmed, no error or sign-in notice, the late words fenced', async () => {
+    const agent = await addAgent('context-canceled-on-cancel');
+    await useAgent(agent);
+    const prompt = 'go, to be cancelled';
+    const since = async () => {
+      const entries = await transcript();
+      const at = lastPrompt(entries, prompt);
+      return at < 0 ? [] : entries.slice(at);
+    };
+    const first = send(prompt);
+    await waitFor('the first words', async () => (await since()).some((e) => e.kind === 'agent'), 30_000);
+    const result = await stop();
+    assert.equal(result.outcome, 'aborted', JSON.stringify(result));
+    assert.equal(result.evidence, 'error: context canceled');
+    assert.deepEqual(await first, { status: 'stopped', outcome: 'aborted', cause: 'user' });
+    await waitFor('the late text', async () => (await since()).some((e) => e.kind === 'agent' && isLate(e)), 30_000);
+    const notices = (await since()).flatMap((e) => (e.kind === 'notice' ? [e] : []));
+    assert.ok(
+      notices.some((n) => n.text.startsWith('Stopped — the agent confirmed')),
+      JSON.stringify(notices),
+    );
+    // A failed turn's notice is an error; a -32000 read as auth_required offers a sign-in.
+    assert.deepEqual(
+      notices.filter((n) => n.level === 'error' || /sign.in/i.test(n.text)),
+      [],
+    );
+    assert.deepEqual(await send('next'), { status: 'completed', stopReason: 'end_turn' });
+    const after = await transcript();
+    assert.deepEqual(
+      after
+        .slice(lastPrompt(after, 'next'))
+        .map((e) => `${isLate(e) ? '*' : ''}${e.kind}:${e.kind === 'agent' ? e.markdown : e.kind === 'user' ? e.text : ''}`),
+      ['user:next', 'agent:The next answer.'],
+    );
   });
 
   it('ACP v2: cancelled tool calls and plan entries shown cancelled; the stop settles at idle', async () => {

@@ -167,4 +167,26 @@ describe('elicitation against the scripted agent', function () {
     await turn;
     assert.deepEqual((firstEvent(readRecord(record), 'elicitation-answered').reply as { result: unknown }).result, { action: 'accept', content: {} });
   });
+
+  // Sabotage (agentAsks.ts holdElicitation without its request-scoped hold): this printed
+  // "Error: Timeout of 20000ms exceeded" (the question was answered `cancel` unshown, no turn running).
+  it('one asked while the agent answers session/new (session.elicit) is held outside any turn; the start waits for its answer', async () => {
+    const { rt, record } = await start(
+      {
+        session: { elicit: { params: { requestId: '${requestId}', mode: 'form', message: 'Profile?', requestedSchema: { type: 'object', properties: {} } } } },
+        prompts: [{ steps: [] }],
+      },
+      {},
+      false,
+    );
+    const held = new Promise<string>((resolve) => rt.turns.elicitations.onRequest((p) => resolve(p.id)));
+    const started = rt.start();
+    const id = await held;
+    assert.deepEqual(rt.turns.elicitations.get(id)?.request.scope, { requestId: firstReceived(readRecord(record), 'session/new').msg.id });
+    assert.equal(rt.turns.elicitations.get(id)?.turnId, undefined);
+    rt.turns.elicitations.respond(id, 'accept', {});
+    await started;
+    assert.equal(rt.phase, 'ready');
+    assert.deepEqual((firstEvent(readRecord(record), 'elicitation-answered').reply as { result: unknown }).result, { action: 'accept', content: {} });
+  });
 });

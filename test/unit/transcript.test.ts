@@ -25,6 +25,20 @@ describe('transcript', () => {
     assert.ok(!('toolCallId' in orphan), 'left out, not undefined (entries are saved as plain data)');
   });
 
+  // Sabotage (nextGeneration() keeping the late stream): this printed "AssertionError: Expected
+  // values to be strictly deep-equal" (one entry 'Wrapping up.Cancelled.' where two were wanted);
+  // in the host, the -32000 stop test after the end_turn one timed out waiting for its late text.
+  it("a stopped turn's late text from the next agent process is its own entry, not the earlier process's", () => {
+    const t = new Transcript();
+    const late = { late: true as const, turnId: 1 };
+    t.apply(chunk('Wrapping up.'), late, t.nextGeneration());
+    t.apply(chunk('Cancelled.'), late, t.nextGeneration());
+    assert.deepEqual(
+      t.entries.map((e) => e.kind === 'agent' && e.markdown),
+      ['Wrapping up.', 'Cancelled.'],
+    );
+  });
+
   it('streams chunks into one agent entry as appends, and starts a new one after a tool call', () => {
     const t = new Transcript();
     const ops: TranscriptOp[] = [];
