@@ -6,25 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SendResult } from '../../src/api';
-import type { TranscriptEntry } from '../../src/shared/messages';
 import { cancels, events, firstEvent, responseTo } from '../fixtures/scriptedAgent/records';
 import { nth, waitFor } from '../support/helpers';
-import { addAgent, api, resetReins, send, stop, useAgent } from './support';
-
-type Elicitation = Extract<TranscriptEntry, { kind: 'elicitation' }>;
-
-async function waitingElicitation(): Promise<Elicitation> {
-  let found: Elicitation | undefined;
-  await waitFor(
-    'an elicitation waiting in the transcript',
-    async () => {
-      found = (await api()).state()?.transcript.find((e): e is Elicitation => e.kind === 'elicitation' && e.resolved === undefined);
-      return found !== undefined;
-    },
-    15_000,
-  );
-  return found!;
-}
+import { addAgent, api, resetReins, send, stop, useAgent, waitingElicitation } from './support';
 
 const within = <T>(p: Thenable<T>, what: string) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r(`${what} did not end`), 15_000))]);
 

@@ -5,26 +5,9 @@
 // buttons do; a panel closed while it waits answers it `cancel`, as nobody is left to answer it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { TranscriptEntry } from '../../src/shared/messages';
 import { firstEvent, received, sent } from '../fixtures/scriptedAgent/records';
 import { nth, waitFor } from '../support/helpers';
-import { addAgent, api, resetReins, send, useAgent } from './support';
-
-type Elicitation = Extract<TranscriptEntry, { kind: 'elicitation' }>;
-
-/** The question once it waits (the transcript keeps earlier tests' entries: the one waiting now). */
-async function waiting(): Promise<Elicitation> {
-  let found: Elicitation | undefined;
-  await waitFor(
-    'the question waiting in the transcript',
-    async () => {
-      found = (await api()).state()?.transcript.find((e): e is Elicitation => e.kind === 'elicitation' && e.resolved === undefined);
-      return found !== undefined;
-    },
-    15_000,
-  );
-  return found!;
-}
+import { addAgent, api, resetReins, send, useAgent, waitingElicitation } from './support';
 
 const shown = async (id: string) => (await api()).state()?.transcript.find((e) => e.id === id);
 
@@ -47,14 +30,14 @@ describe('elicitation outside a turn: request-scoped, asked while the agent answ
 
   // Sabotage in the host (agentAsks.ts holdElicitation without its request-scoped hold, so the
   // question is held only for a running turn of its session), run on 2026-12-06: this printed
-  // "Error: timed out after 15000 ms waiting for the question waiting in the transcript" (answered
+  // "Error: timed out after 15000 ms waiting for an elicitation waiting in the transcript" (answered
   // `cancel` unshown). The waitingOn check holds twice (agentAsks.ts waitingOn and panelStatus.ts
   // deriveStatus each want a running turn): without the first alone this test passed.
   it('shown outside the session, no turn waiting; answered through answerElicitation; the session opens', async () => {
     const agent = await addAgent(scenario);
     const reins = await api();
     const selecting = useAgent(agent);
-    const ask = await waiting();
+    const ask = await waitingElicitation();
     assert.equal(ask.message, 'Which profile should this session use?');
     assert.equal(ask.outsideSession, true);
     assert.equal(ask.agentName, agent.name);
@@ -77,7 +60,7 @@ describe('elicitation outside a turn: request-scoped, asked while the agent answ
   it('the panel closed while it waits, no turn running: answered cancel; the agent goes on to its session', async () => {
     const agent = await addAgent(scenario);
     const selecting = useAgent(agent);
-    const ask = await waiting();
+    const ask = await waitingElicitation();
     assert.equal(ask.outsideSession, true);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitFor('the answer in the record', async () => agent.entries().some((e) => e.dir === 'event' && e.event === 'elicitation-answered'), 15_000);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
 import type { ReinsApi, SendResult, StopResult, WhenBusy } from '../../src/api';
+import type { TranscriptEntry } from '../../src/shared/messages';
 import type { StopReport } from '../../src/runtime/agentRuntime';
 import { readRecord, type RecordEntry } from '../fixtures/scriptedAgent/records';
 import { nth, waitFor } from '../support/helpers';
@@ -132,4 +133,20 @@ export async function resetReins(): Promise<void> {
   await setting('leftoverProcesses', undefined);
   await setting('initializeTimeoutSeconds', undefined);
   await setting('maxMessageMegabytes', undefined);
+}
+
+type Elicitation = Extract<TranscriptEntry, { kind: 'elicitation' }>;
+
+/** The elicitation waiting for the user now (the transcript keeps earlier tests' entries). */
+export async function waitingElicitation(): Promise<Elicitation> {
+  let found: Elicitation | undefined;
+  await waitFor(
+    'an elicitation waiting in the transcript',
+    async () => {
+      found = (await api()).state()?.transcript.find((e): e is Elicitation => e.kind === 'elicitation' && e.resolved === undefined);
+      return found !== undefined;
+    },
+    15_000,
+  );
+  return found!;
 }

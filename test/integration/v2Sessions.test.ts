@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoadSessionResult } from '../../src/api';
 import type { TranscriptEntry } from '../../src/shared/messages';
-import { cancels, events, received, responseTo, sent } from '../fixtures/scriptedAgent/records';
+import { cancels, events, permissionAnswers, received, sent } from '../fixtures/scriptedAgent/records';
 import { nth, waitFor } from '../support/helpers';
 import { addAgent, api, extensionPath, resetReins, send, stop, useAgent } from './support';
 
@@ -83,16 +83,12 @@ describe('ACP v2 in the host: sessions resumed, requests withdrawn on a stop', f
     // The first `cancelled` answer may end the scripted turn (and so withdraw) before its session/cancel is read.
     await waitFor('both withdrawn', () => events(agent.entries(), 'request-withdrawn').length === 2 && cancels(agent.entries()).length > 0, 30_000);
     const entries = agent.entries();
-    const cancel = nth(cancels(entries), 0, 'the session/cancel');
+    nth(cancels(entries), 0, 'the session/cancel');
     const requests = sent(entries, 'session/request_permission');
     assert.equal(requests.length, 2);
-    for (const request of requests) {
-      const answers = received(entries).filter((w) => w.msg.id === request.msg.id && w.msg.method === undefined);
-      assert.equal(answers.length, 1, `request ${String(request.msg.id)} answered ${answers.length} times`);
-      assert.deepEqual(nth(answers, 0, 'the answer').msg.result?.outcome, { outcome: 'cancelled' });
-      const answer = responseTo(entries, 'in', request.msg.id!);
-      assert.ok(answer && entries.indexOf(answer) < entries.indexOf(cancel), `request ${String(request.msg.id)} answered after the cancel`);
-    }
+    // Each answered once, cancelled, before the session/cancel.
+    for (const { id, ...answer } of permissionAnswers(entries))
+      assert.deepEqual(answer, { answers: 1, outcome: { outcome: 'cancelled' }, beforeCancel: true }, `request ${String(id)}`);
     assert.deepEqual(await waiting(), [], 'a card still waits for the user');
     assert.equal((await state()).waitingOn, undefined);
     assert.deepEqual(await send('next'), { status: 'completed', stopReason: 'end_turn' });
