@@ -17,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   clearHovers,
+  fillQuickInput,
   frameIn,
   launchBrowser,
   openWorkbench,
@@ -230,9 +231,18 @@ export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeout
     });
 
     await step('the demo chosen from the same picker: the conversation switches to it', async () => {
-      const list = await openPicker(page, frame);
-      await page.locator('.quick-input-widget .quick-input-box input').fill('Demo (offline');
-      await list.locator('.monaco-list-row', { hasText: 'Demo (offline, scripted)' }).first().waitFor({ timeout: 10_000 });
+      // Opened again until its row shows: a fresh clone's run once waited 30 s here for a
+      // picker or a switch that never came ("locator.waitFor: Timeout 30000ms exceeded").
+      await fillQuickInput(page, {
+        open: async () => {
+          await clearHovers(page);
+          await frame.locator('#agent-picker').click();
+        },
+        text: 'Demo (offline',
+        row: page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo (offline, scripted)' }),
+        timeoutMs: 30_000,
+        what: 'the demo in the agent picker',
+      });
       await page.keyboard.press('Enter');
       await frame.locator('.entry.notice', { hasText: 'Switched to demo.' }).first().waitFor({ timeout: 30_000 });
       await frame.locator('#agent-picker', { hasText: 'demo' }).waitFor({ timeout: 30_000 });
