@@ -72,11 +72,19 @@ async function typeAndSend(frame, text) {
 
 /** The agent picker, opened by the panel header's agent button (as a person opens it). */
 async function openPicker(page, frame) {
-  await clearHovers(page);
-  await frame.locator('#agent-picker').click();
   const list = page.locator('.quick-input-widget .quick-input-list');
-  await list.waitFor({ state: 'visible', timeout: 30_000 });
-  return list;
+  // Clicked again while it does not show: one click once opened nothing in a fresh clone's run.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await clearHovers(page);
+    await frame.locator('#agent-picker').click();
+    const shown = await list.waitFor({ state: 'visible', timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return list;
+    if (Date.now() > deadline) throw new Error('the agent picker did not open within 30 s of clicking the header');
+  }
 }
 
 export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeoutMs = 60_000 } = {}) {
@@ -234,10 +242,7 @@ export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeout
       // Opened again until its row shows: a fresh clone's run once waited 30 s here for a
       // picker or a switch that never came ("locator.waitFor: Timeout 30000ms exceeded").
       await fillQuickInput(page, {
-        open: async () => {
-          await clearHovers(page);
-          await frame.locator('#agent-picker').click();
-        },
+        open: () => openPicker(page, frame),
         text: 'Demo (offline',
         row: page.locator('.quick-input-list .monaco-list-row', { hasText: 'Demo (offline, scripted)' }),
         timeoutMs: 30_000,
