@@ -12,7 +12,7 @@
 //
 // Env: REINS_CHROMIUM (a Chromium other than /usr/bin/chromium), REINS_NO_APT=1 (never install,
 // only report).
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -70,54 +70,93 @@ async function checksFor(purpose) {
   return ['chromium', ...build];
 }
 
+const packagesOf = (list) => [...new Set(list.map((m) => m.pkg).filter(Boolean))];
+const missingFor = async (purpose) => (await checksFor(purpose)).map((name) => CHECKS[name]()).filter((r) => r !== true);
+/** Whether this process may install `missing` itself: as root, with apt-get, every one a known package. */
+function installable(missing) {
+  const isRoot = process.getuid?.() === 0;
+  const apt = process.platform === 'linux' && onPath('apt-get');
+  return isRoot && apt && process.env.REINS_NO_APT !== '1' && missing.every((m) => m.pkg);
+}
+
+function exitNode() {
+  if (nodeTooOld()) {
+    console.error(`[prerequisites] Node 20.19 or newer is needed (this is ${process.version}); install it from nodejs.org or your package manager.`);
+    process.exit(1);
+  }
+}
+
 /**
  * Resolves when everything `purpose` needs is there (installing it first as root with apt-get);
  * otherwise prints what is missing and the command that brings it, and exits the process.
  */
 export async function ensurePrerequisites(purpose = 'test') {
-  if (nodeTooOld()) {
-    console.error(`[prerequisites] Node 20.19 or newer is needed (this is ${process.version}); install it from nodejs.org or your package manager.`);
-    process.exit(1);
-  }
-  const missingNow = async () => (await checksFor(purpose)).map((name) => CHECKS[name]()).filter((r) => r !== true);
-  let missing = await missingNow();
+  exitNode();
+  let missing = await missingFor(purpose);
   if (missing.length === 0) return;
-
-  const packagesOf = (list) => [...new Set(list.map((m) => m.pkg).filter(Boolean))];
-  const isRoot = process.getuid?.() === 0;
-  const apt = process.platform === 'linux' && onPath('apt-get');
-  if (isRoot && apt && packagesOf(missing).length && process.env.REINS_NO_APT !== '1') {
+  if (installable(missing)) {
     const pkgs = packagesOf(missing);
     const started = Date.now();
-    process.stdout.write(`[prerequisites] installing ${pkgs.join(' ')} with apt-get (missing: ${missing.map((m) => m.what).join('; ')})…`);
-    const ok = aptInstall(pkgs);
-    missing = await missingNow();
+    console.log(`[prerequisites] installing ${pkgs.join(' ')} with apt-get (missing: ${missing.map((m) => m.what).join('; ')})…`);
+    const ok = await aptInstall(pkgs);
+    missing = await missingFor(purpose);
     if (missing.length === 0) {
-      process.stdout.write(` done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+      console.log(`[prerequisites] ${pkgs.join(' ')} installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
       return;
     }
-    if (ok) process.stdout.write('\n');
+    if (!ok) console.error('[prerequisites] the install did not bring everything');
   }
+  exitMissing(missing);
+}
+
+/**
+ * For `npm test`, which installs what is missing beside its first steps instead of before them
+ * (apt-get's minute is mostly the network and dpkg, which a lint on the other core does not
+ * slow): resolves at once when everything `purpose` needs is there or can be installed here by
+ * ensurePrerequisites; otherwise prints what is missing and exits, before anything has run.
+ */
+export async function checkPrerequisites(purpose = 'test') {
+  exitNode();
+  const missing = await missingFor(purpose);
+  if (missing.length && !installable(missing)) exitMissing(missing);
+}
+
+function exitMissing(missing) {
   console.error(`[prerequisites] missing before anything can start:`);
   for (const m of missing) console.error(`  - ${m.what}`);
   const pkgs = packagesOf(missing);
+  const isRoot = process.getuid?.() === 0;
   const sudo = isRoot ? '' : 'sudo ';
   if (pkgs.length) {
     console.error(`Run this, then the same npm command again:\n\n  ${sudo}apt-get update && ${sudo}apt-get install -y ${pkgs.join(' ')}\n`);
-    if (!apt) console.error('(Those are Debian/Ubuntu package names; elsewhere install the equivalent packages.)');
+    if (!(process.platform === 'linux' && onPath('apt-get')))
+      console.error('(Those are Debian/Ubuntu package names; elsewhere install the equivalent packages.)');
   }
   if (missing.some((m) => !m.pkg)) console.error('Point REINS_CHROMIUM at an executable Chromium, or unset it to use /usr/bin/chromium.');
   process.exit(1);
 }
 
+/** One command's output, collected; shown only if it fails. */
+function quietly(cmd, args, env) {
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 20 * 60_000 });
+    let out = '';
+    const keep = (d) => (out = (out + d).slice(-64_000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => done({ ok: false, why: err.message, out }));
+    child.on('close', (code, signal) => done({ ok: code === 0, why: `exit ${code ?? signal}`, out }));
+  });
+}
+
 /** apt-get update + install, quietly; its output is shown only if it fails. */
-function aptInstall(pkgs) {
+async function aptInstall(pkgs) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   for (const args of [['update'], ['install', '-y', ...pkgs]]) {
-    const r = spawnSync('apt-get', args, { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 20 * 60_000, maxBuffer: 64 << 20 });
-    if (r.status !== 0) {
-      const tail = `${r.stdout ?? ''}${r.stderr ?? ''}`.trim().split('\n').slice(-20).join('\n');
-      console.error(`\n[prerequisites] apt-get ${args.join(' ')} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}):\n${tail}`);
+    const r = await quietly('apt-get', args, env);
+    if (!r.ok) {
+      const tail = r.out.trim().split('\n').slice(-20).join('\n');
+      console.error(`\n[prerequisites] apt-get ${args.join(' ')} failed (${r.why}):\n${tail}`);
       return false;
     }
   }

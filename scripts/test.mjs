@@ -7,7 +7,9 @@
 // run. Those are single-threaded and the machines this runs on have two cores, so the install's
 // minute and a half mostly disappears; the steps after them (the tests that start processes and
 // time them, the real host) wait for it and then run alone, as before. The install writes to its
-// own log (shown if it fails) so that the steps' output stays readable.
+// own log (shown if it fails) so that the steps' output stays readable. On a new machine the
+// Debian packages it needs (Kerberos headers to build with, Chromium to drive the workbench) are
+// installed in the same lane, before and beside the host's build, rather than before lint.
 //
 //   node scripts/test.mjs            what `npm test` runs
 //   REINS_TEST_STEPS=lint,unit node scripts/test.mjs   some steps only (by the names below)
@@ -15,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureCodeServer, installLogPath, hostInstalled } from '../test/host/installCodeServer.mjs';
-import { ensurePrerequisites } from './prerequisites.mjs';
+import { checkPrerequisites, ensurePrerequisites } from './prerequisites.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -56,23 +58,28 @@ async function main() {
     console.error(`[test] unknown step in REINS_TEST_STEPS=${process.env.REINS_TEST_STEPS}; the steps: ${STEPS.map((s) => s.name).join(', ')}`);
     return 2;
   }
-  await ensurePrerequisites('test');
-
   // The host install, started now and awaited by the first step that needs it.
   let host;
   const needsHost = steps.some((s) => s.host);
+  // What cannot be installed here stops the run now; what can is installed in the host's lane.
+  if (needsHost) await checkPrerequisites('test');
   const startHost = () => {
     if (host) return host;
     const t = Date.now();
     const cached = hostInstalled();
     if (!cached) log(`installing the VS Code host beside the first steps (its log: ${installLogPath()})`);
-    host = ensureCodeServer({ quiet: true }).then(
-      () => {
-        if (!cached) log(`the VS Code host is installed (${secs(Date.now() - t)})`);
-        return { ok: true, ms: Date.now() - t };
-      },
-      (err) => ({ ok: false, ms: Date.now() - t, message: String(err?.message ?? err) }),
-    );
+    // apt-get one at a time (dpkg has one lock): the build tools first, then Chromium beside
+    // the host's build, which needs none of it.
+    const built = cached ? Promise.resolve() : ensurePrerequisites('host');
+    host = built
+      .then(() => Promise.all([ensureCodeServer({ quiet: true }), ensurePrerequisites('test')]))
+      .then(
+        () => {
+          if (!cached) log(`the VS Code host is installed (${secs(Date.now() - t)})`);
+          return { ok: true, ms: Date.now() - t };
+        },
+        (err) => ({ ok: false, ms: Date.now() - t, message: String(err?.message ?? err) }),
+      );
     return host;
   };
   if (needsHost) startHost();
