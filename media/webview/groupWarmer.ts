@@ -41,18 +41,33 @@ const markSignal: ReadySignal = {
 /** The elements that scroll sideways when their content is wider than they are (markdown.css). */
 const SCROLLERS = '.markdown-body, .code-block pre';
 
+/** What the browser says of an idle period: whether it came by the timeout, and how much of it is left. */
+export interface IdlePeriod {
+  readonly didTimeout: boolean;
+  timeRemaining(): number;
+}
+
 /** The idle time the browser gives. */
 export interface IdleScheduler {
-  request(run: () => void): unknown;
+  request(run: (period?: IdlePeriod) => void): unknown;
   cancel(handle: unknown): void;
 }
 
 const browserIdle: IdleScheduler = {
-  // The timeout: a panel that is never idle (an agent streaming for minutes) still gets its
-  // groups readied, one every 2 s at most.
-  request: (run) => window.requestIdleCallback(() => run(), { timeout: 2_000 }),
+  // The timeout: a panel that is never idle (an agent thinking for minutes, the working dots
+  // drawn meanwhile) still gets its groups readied, one every 2 s at most.
+  request: (run) => window.requestIdleCallback((deadline) => run(deadline), { timeout: 2_000 }),
   cancel: (handle) => window.cancelIdleCallback(handle as number),
 };
+
+/**
+ * While frames come one after another (an answer streams), a group is readied only in an idle
+ * period this long: one with no frame due (the browser's longest is 50 ms). A group took 17–48 ms
+ * of the main thread; run by the timeout or in the few ms left between two frames, each one held
+ * a frame of the stream and the keys typed meanwhile (the long bench's stream at 5,000 chunks/s:
+ * 12 such tasks in 10 s, its slowest frames and keys). The groups wait for the turn's end then.
+ */
+export const STREAMING_IDLE_MS = 40;
 
 export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLElement> {
   /** Queued groups, oldest first (a Set keeps insertion order, and a group is queued once). */
@@ -63,13 +78,15 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
     private readonly warm: (group: G) => void,
     private readonly idle: IdleScheduler = browserIdle,
     private readonly signal: ReadySignal = markSignal,
+    /** Frames are due one after another (a turn runs): only a long idle period will do (STREAMING_IDLE_MS). */
+    private readonly framesDue: () => boolean = () => false,
   ) {}
 
   /** A group that gets no more entries (or was laid out at another width): readied later, in order. */
   add(group: G): void {
     if (this.queue.size === 0 && this.handle === undefined) this.signal.busy();
     this.queue.add(group);
-    this.handle ??= this.idle.request(() => this.run());
+    this.handle ??= this.idle.request((period) => this.run(period));
   }
 
   /** The transcript was replaced: nothing queued is shown any more. */
@@ -83,14 +100,19 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
 
   /**
    * One group per idle callback: a group costs up to one idle period (50 ms), and input or a
-   * frame that comes meanwhile waits for no more than that.
+   * frame that comes meanwhile waits for no more than that. While frames are due, a short period
+   * or the timeout only asks again.
    */
-  private run(): void {
+  private run(period?: IdlePeriod): void {
     this.handle = undefined;
+    if (this.framesDue() && (!period || period.didTimeout || period.timeRemaining() < STREAMING_IDLE_MS)) {
+      this.handle = this.idle.request((next) => this.run(next));
+      return;
+    }
     const group = this.queue.values().next().value;
     if (group) this.queue.delete(group);
     if (group?.isConnected) this.warm(group);
-    if (this.queue.size > 0) this.handle = this.idle.request(() => this.run());
+    if (this.queue.size > 0) this.handle = this.idle.request((next) => this.run(next));
     else this.signal.drained();
   }
 }

@@ -45,7 +45,7 @@ export class TranscriptView {
   /** Applies what came and draws the batched appends, once per animation frame (frameFlush.ts). */
   private readonly flushes = new FrameFlush(() => this.flush());
   /** Closed groups, readied in idle time (groupWarmer.ts says why). */
-  private readonly warmer = new GroupWarmer(warmGroup);
+  private readonly warmer = new GroupWarmer(warmGroup, undefined, undefined, () => this.busy);
   /** What the host posted since the last frame, in order. */
   private readonly incoming: (() => void)[] = [];
   /** Inside flush(): what becomes dirty is drawn in this frame, not the next. */

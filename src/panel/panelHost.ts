@@ -1,6 +1,6 @@
 // The agent panel: one folder's conversation in a webview, an editor tab or the Reins view
 // (surface.ts: this file does not care which). It builds the HTML (strict CSP, a nonce for our
-// one script, local resources only), waits for the webview's `ready` before posting, batches
+// one nonce, local resources only: panelHtml.ts), waits for the webview's `ready` before posting, batches
 // streamed text, and turns webview messages into calls on the PanelConversation. Closing the panel
 // while a turn runs is an exit path: it stops the turn. Moving it (tab ⇄ view) is not.
 import { randomBytes } from 'node:crypto';
@@ -14,6 +14,7 @@ import { handleEditorRequest } from './panelRequests';
 import { answerElicitation } from './elicitationAnswer';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
 import { TranscriptSender } from './transcriptSender';
+import { renderHtml } from './panelHtml';
 import type { PanelConversation } from './panelConversation';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
@@ -292,42 +293,4 @@ function panelTitle(conversation: PanelConversation): string {
   // The session's title, once the agent gave one (session_info_update).
   const title = conversation.runtime?.phase === 'ready' ? conversation.runtime.session.controls.config?.sessionTitle : undefined;
   return `Reins: ${conversation.agentName}${multi ? ` — ${conversation.folder.name}` : ''}${title ? `: ${title}` : ''}`;
-}
-
-/**
- * Says `ready` before the stylesheet and the bundle load (before the link: a script after a
- * stylesheet waits for it), keeping what the host posts until the bundle takes over
- * (media/webview/vscodeApi.ts), so that the snapshot's way here overlaps the bundle's load and
- * start instead of following them: 40–60 ms of a panel's first paint in the long bench.
- */
-const BOOT = `window.reinsBoot=(()=>{const api=acquireVsCodeApi();const early=[];const keep=(e)=>early.push(e.data);window.addEventListener('message',keep);api.postMessage({type:'ready'});return{api,early,stop:()=>window.removeEventListener('message',keep)};})();`;
-
-function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-  const nonce = randomBytes(16).toString('base64');
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
-  // The second bundle, highlight.js: the first adds it after the first paint, with this nonce (media/webview/highlight.ts).
-  const highlight = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'highlight.js'));
-  const styles = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.css'));
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    `img-src ${webview.cspSource} data:`,
-    `font-src ${webview.cspSource}`,
-  ].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<script nonce="${nonce}">${BOOT}</script>
-<link rel="stylesheet" href="${styles}">
-<title>Reins</title>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${nonce}" src="${script}" data-highlight="${highlight}"></script>
-</body>
-</html>`;
 }

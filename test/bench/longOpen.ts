@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { repo } from './agents';
 import { median } from './harness';
-import type { CodeServerLib, Frame, Page } from './panelProbe';
+import { command, type CodeServerLib, type Frame, type Page } from './panelProbe';
 
 /** How often the frame is looked for and its state read: a coarser poll would be measured as the panel's time. */
 export const POLL_MS = 20;
@@ -43,9 +43,9 @@ export const lastAgentHas = (marker: string) =>
 
 /** Closes the panel and opens it again; times from the new webview document's start. */
 async function reopen(lib: CodeServerLib, page: Page, marker: string): Promise<Opened> {
-  await lib.runCommand(page, 'View: Close All Editors', 60_000);
+  await command(lib, page, 'View: Close All Editors', 60_000);
   await page.waitForTimeout(1_000);
-  await lib.runCommand(page, 'Reins: Open Agent Panel', 60_000);
+  await command(lib, page, 'Reins: Open Agent Panel', 60_000);
   const frame = await lib.findWebviewFrame(page, '#prompt-input', 120_000, POLL_MS);
   const interactive = await waitFor(page, frame, lastAgentHas(marker), 180_000, 'the newest entry after opening');
   // The mark comes a frame after the snapshot, which may be after the newest entry was seen (a run read NaN).
@@ -136,12 +136,12 @@ export interface Floor {
 export async function openFloor(lib: CodeServerLib, page: Page, n: number): Promise<{ runs: Floor[]; firstFrame: number; painted: number }> {
   const runs: Floor[] = [];
   for (let i = 0; i < n; i++) {
-    await lib.runCommand(page, 'View: Close All Editors', 60_000);
+    await command(lib, page, 'View: Close All Editors', 60_000);
     await page.waitForTimeout(1_000);
     // Once in four runs the command ran and no webview came within 120 s: run it again.
     let frame: Frame | undefined;
     for (let attempt = 1; !frame; attempt++) {
-      await lib.runCommand(page, FLOOR_COMMAND, 60_000);
+      await command(lib, page, FLOOR_COMMAND, 60_000);
       frame = await lib.findWebviewFrame(page, '#floor', 15_000, POLL_MS).catch((err: unknown) => {
         if (attempt >= 3) throw err;
         return undefined;
@@ -154,6 +154,6 @@ export async function openFloor(lib: CodeServerLib, page: Page, n: number): Prom
       ),
     );
   }
-  await lib.runCommand(page, 'View: Close All Editors', 60_000);
+  await command(lib, page, 'View: Close All Editors', 60_000);
   return { runs, firstFrame: median(runs.map((r) => r.firstFrame)), painted: median(runs.map((r) => r.painted)) };
 }

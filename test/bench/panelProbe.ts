@@ -31,6 +31,7 @@ export interface CodeServerLib {
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
   openWorkbench(page: Page, url: string): Promise<unknown>;
   runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
+  focusWorkbench(page: Page): Promise<void>;
   findWebviewFrame(page: Page, selector: string, timeoutMs: number, pollMs?: number): Promise<Frame>;
   cleanupAll(): Promise<void>;
 }
@@ -122,6 +123,16 @@ const OWN_SITE_ENDPOINT = `(() => {
     meta.setAttribute('data-settings', JSON.stringify(settings));
   }).observe(document, { childList: true, subtree: true });
 })()`;
+
+/**
+ * A command from the palette. With the panel in a renderer of its own, a key pressed after the
+ * panel's frame had the keyboard reached neither it nor the workbench (F1 opened no palette for
+ * 120 s, the workbench's focus on BODY): the workbench takes the keyboard first (a click on it).
+ */
+export async function command(lib: CodeServerLib, page: Page, title: string, timeoutMs = 60_000): Promise<number> {
+  if (OWN_RENDERER) await lib.focusWorkbench(page);
+  return lib.runCommand(page, title, timeoutMs);
+}
 
 /** code-server and Chromium with the Reins panel opened on `workspace` as a user would, the probe in its frame. */
 export async function openProbedPanel(lib: CodeServerLib, workspace: string, extensionDevelopmentPath = repo) {

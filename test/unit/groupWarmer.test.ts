@@ -112,3 +112,44 @@ describe('group warmer (idle readying of closed transcript groups)', () => {
     });
   }
 });
+
+describe('group warmer while frames are due (an answer streams)', () => {
+  /** Each idle callback given one period: how long it is, or the timeout. */
+  function streaming(periods: ({ ms: number } | 'timeout')[], framesDue: () => boolean): string[] {
+    const readied: string[] = [];
+    let waiting: ((p: { didTimeout: boolean; timeRemaining(): number }) => void) | undefined;
+    const idle: IdleScheduler = {
+      request: (run) => (waiting = run),
+      cancel: () => (waiting = undefined),
+    };
+    const warmer = new GroupWarmer<Group>((g) => readied.push(g.name), idle, { busy: () => undefined, drained: () => readied.push('done') }, framesDue);
+    warmer.add(new Group('a'));
+    warmer.add(new Group('b'));
+    for (const period of periods) {
+      const run = waiting;
+      waiting = undefined;
+      run?.(period === 'timeout' ? { didTimeout: true, timeRemaining: () => 0 } : { didTimeout: false, timeRemaining: () => period.ms });
+    }
+    return readied;
+  }
+
+  // Sabotage (run() without its framesDue check): 2 failing, this one printing
+  //   AssertionError [ERR_ASSERTION]: only the long idle periods ready a group
+  //   + actual - expected  [ 'a', + 'b', + 'done' ]
+  // (each group readied by the first two callbacks, the timeout and a 12 ms period), and the next.
+  it('readies a group only in an idle period with no frame due, never by the timeout or between two frames', () => {
+    const readied = streaming(['timeout', { ms: 12 }, 'timeout', { ms: 45 }, { ms: 3 }], () => true);
+    assert.deepEqual(readied, ['a'], 'only the long idle periods ready a group');
+  });
+
+  it('once the turn ended, the timeout and short periods ready groups again, as before', () => {
+    let due = true;
+    const readied = streaming(['timeout', { ms: 3 }], () => due);
+    assert.deepEqual(readied, []);
+    due = false;
+    assert.deepEqual(
+      streaming(['timeout', { ms: 3 }], () => due),
+      ['a', 'b', 'done'],
+    );
+  });
+});
