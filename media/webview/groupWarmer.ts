@@ -67,7 +67,7 @@ const browserIdle: IdleScheduler = {
  * a frame of the stream and the keys typed meanwhile (the long bench's stream at 5,000 chunks/s:
  * 12 such tasks in 10 s, its slowest frames and keys). The groups wait for the turn's end then.
  */
-export const STREAMING_IDLE_MS = 40;
+const STREAMING_IDLE_MS = 40;
 
 export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLElement> {
   /** Queued groups, oldest first (a Set keeps insertion order, and a group is queued once). */
