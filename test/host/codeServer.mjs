@@ -2,8 +2,7 @@
 // cache installCodeServer.mjs fills) plus Debian's Chromium through playwright-core.
 // Why each flag is there: /work/shared/notes/real-vscode-offline.md.
 import { spawn } from 'node:child_process';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os, { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -164,11 +163,8 @@ export async function launchCodeServer({ paths, args, env, host = '127.0.0.1', p
   installSignalHandlers();
   port ??= await freePort(host);
   const fullArgs = [paths.codeServerEntry, '--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check', ...args];
-  // detached = own process group, so kill(-pid) also ends the extension host and pty host. `nice`
-  // execs the server, so the pid is its own; the extension host and the agents inherit the niceness.
-  const nice = niceness();
-  const [command, argv] = nice ? ['nice', ['-n', String(nice), paths.node, ...fullArgs]] : [paths.node, fullArgs];
-  const child = spawn(command, argv, { detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // detached = own process group, so kill(-pid) also ends the extension host and pty host.
+  const child = spawn(paths.node, fullArgs, { detached: true, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = [];
   const collect = (chunk) => {
     for (const line of String(chunk).split('\n')) {
@@ -292,28 +288,6 @@ export function chromiumPath() {
   return process.env.REINS_CHROMIUM || '/usr/bin/chromium';
 }
 
-const lowered = new AsyncLocalStorage();
-/**
- * Runs `body` with every code-server and browser it starts at a lower CPU priority (`nice`, 1–19),
- * their children (the extension host, the agents, the renderers) too: so that windows can run
- * beside a window whose timing matters more (test/host/run.mjs runs the smokes beside the suite
- * so) and take only the cores it leaves idle.
- */
-export function withNiceness(nice, body) {
-  return lowered.run(nice, body);
-}
-const niceness = () => lowered.getStore() ?? 0;
-
-/** A Chromium that starts at niceness `nice` (Playwright runs a path, not a command): a script, removed at exit. */
-function niceChromium(nice) {
-  const file = join(tmpdir(), `reins-chromium-nice${nice}-${process.pid}.sh`);
-  if (!existsSync(file)) {
-    writeFileSync(file, `#!/bin/sh\nexec nice -n ${nice} '${chromiumPath().replace(/'/g, "'\\''")}' "$@"\n`, { mode: 0o755 });
-    exitHooks.add(() => rmSync(file, { force: true }));
-  }
-  return file;
-}
-
 /**
  * Launches Debian's Chromium headless with a fresh profile; returns { context, page, close() }.
  * `args`: more of Chromium's flags; `bypassCSP`: pages' Content-Security-Policy not enforced
@@ -337,9 +311,8 @@ export async function launchBrowser({
     mkdirSync(join(profile, 'Default'), { recursive: true });
     writeFileSync(join(profile, 'Default', 'Preferences'), JSON.stringify(preferences));
   }
-  const nice = niceness();
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: nice ? niceChromium(nice) : chromiumPath(),
+    executablePath: chromiumPath(),
     headless,
     viewport,
     bypassCSP,

@@ -1,13 +1,11 @@
 #!/usr/bin/env node
 // `npm run test:integration`: runs out/test/integration (built by `node scripts/esbuild.mjs
-// --tests`) inside a real VS Code extension host, and the UI smokes (the UI, reload, hostile,
-// scroll, view, first-ten-minutes, answers, look, elicitation, full output and v2 smokes) beside
-// it and after it: suiteAndSmokes() below.
+// --tests`) inside a real VS Code extension host, then the UI smoke phase (the UI, reload,
+// hostile, scroll, view, first-ten-minutes, answers, look, elicitation, full output and v2 smokes).
 //
 // Host: code-server + headless Chromium (default; works offline), or
 //       REINS_TEST_HOST=electron → @vscode/test-electron (downloads VS Code; used on GitHub CI).
 // Env:  REINS_TEST_GREP, REINS_SKIP_UI=1, REINS_SMOKES=ui,scroll (only those smokes; the first-ten-minutes walk is `first`), REINS_TEST_TIMEOUT_MIN (default 20),
-//       REINS_LANES=1 (the smokes after the suite, one at a time, instead of beside it),
 //       REINS_EXT_DEV_PATH / REINS_TESTS_PATH (override extension folder / suite index),
 //       REINS_HOST_VERBOSE=1 (echo code-server's own output), REINS_WORKSPACE_TRUST=1 (workspace
 //       trust on: the folder opens untrusted; npm run test:trust), REINS_MULTI_ROOT=1 (a multi-root
@@ -17,7 +15,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, withNiceness, workbenchUrl } from './codeServer.mjs';
+import { cleanupAll, launchBrowser, onCleanup, openWorkbench, shuttingDown, startCodeServer, workbenchUrl } from './codeServer.mjs';
 import { runAnswersSmoke } from './answersSmoke.mjs';
 import { runElicitationSmoke } from './elicitationSmoke.mjs';
 import { runFirstTenMinutesSmoke } from './firstTenMinutesSmoke.mjs';
@@ -41,10 +39,11 @@ const secs = (t = started) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
 /**
  * Runs one smoke; its summary row carries the first lines of a failure, because CI keeps only the
  * end of a run's output and the smoke's own report scrolls out of it (stop 18 failed so: the
- * summary said "FAIL hostile smoke" and nothing more).
+ * summary said "FAIL hostile smoke" and nothing more). `key`: its name in REINS_SMOKES.
  */
-async function smoke(name, run) {
+async function smoke(name, run, key = name) {
   const t = Date.now();
+  if (onlySmokes && !onlySmokes.includes(key)) return [`${name} smoke (not run: REINS_SMOKES)`, 0];
   try {
     await run();
     return [`${name} smoke (${secs(t)})`, 0];
@@ -56,7 +55,7 @@ async function smoke(name, run) {
 }
 const log = (m) => console.log(`[integration] ${m}`);
 const verbose = !!process.env.REINS_HOST_VERBOSE;
-// REINS_SMOKES=ui,scroll: only those smokes (a quicker loop while working on one).
+// REINS_SMOKES=ui,scroll: only those smokes after the suite (a quicker loop while working on one).
 const onlySmokes = process.env.REINS_SMOKES?.split(',');
 // Harmless offline chatter (see the note); hidden unless REINS_HOST_VERBOSE=1.
 const NOISE = [
@@ -75,12 +74,6 @@ function freshWorkspace() {
   onCleanup(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
-
-/**
- * Conversations open in an editor tab in the suite's windows: the exit-path matrix closes the tab
- * ("panel closed"), and the suites check tabs. The Reins view (the default) has its own smokes.
- */
-const SUITE_SETTINGS = { 'reins.openIn': 'editor' };
 
 /** The checkouts of the multi-root workspace, each opened as two workspace folders. */
 const CHECKOUTS = ['one', 'two', 'three', 'four'];
@@ -125,9 +118,11 @@ async function runCodeServer(workspace) {
   // The extension host also appends the reporter output here (see test/integration/index.ts);
   // we print it only if the console forwarding through codeAutomationLog showed none of it.
   const outputFile = `${workspace}-mocha.log`;
+  // Conversations open in an editor tab here: the exit-path matrix closes the tab ("panel closed"),
+  // and the suites check tabs. The Reins view (the default) has its own smoke (viewSmoke.mjs).
   const trust = process.env.REINS_WORKSPACE_TRUST === '1';
   const settings = {
-    ...SUITE_SETTINGS,
+    'reins.openIn': 'editor',
     ...(trust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
   };
   const server = await startCodeServer({ folder: workspace, env: { REINS_TEST_OUTPUT: outputFile }, settings, workspaceTrust: trust });
@@ -223,79 +218,6 @@ export function failureSummary(lines) {
   return out.map((f) => f.join(' ').slice(0, 400)).join('\n        ');
 }
 
-/**
- * The smokes, longest first (seconds from a fresh clone's run on an idle machine), so that two
- * lanes end together. `server`: a code-server with the suite's settings, which the smokes that can
- * share one are given; the others start their own on a fresh user (the view and first-run smokes
- * need a user without agents).
- */
-const SMOKES = [
-  // The panel's look and state in the view: the header at 240–400 px, the busy line, a stop frame by frame, contrast in four themes.
-  { key: 'look', name: 'look', run: () => runLookSmoke({ extensionDevelopmentPath }) },
-  { key: 'ui', name: 'ui', run: (server) => runUiSmoke({ server, extensionDevelopmentPath, workspace: freshWorkspace() }) },
-  // A real window reload: the panel, its transcript, draft and scroll, the session resumed.
-  { key: 'reload', name: 'reload', run: (server) => runReloadSmoke({ server, extensionDevelopmentPath }) },
-  // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
-  { key: 'view', name: 'view', run: () => runViewSmoke({ extensionDevelopmentPath }) },
-  // The first ten minutes of a new user, walked end to end in the Reins view.
-  { key: 'first', name: 'first ten minutes', run: () => runFirstTenMinutesSmoke({ extensionDevelopmentPath }) },
-  // A long transcript (entries out of sight not rendered): the panel follows its end, keeps the reader's place.
-  { key: 'scroll', name: 'scroll', run: (server) => runScrollSmoke({ server, extensionDevelopmentPath }) },
-  // The agent asks (ACP elicitation): a form filled and submitted by keyboard only, Escape is cancel, a URL's host shown.
-  { key: 'elicitation', name: 'elicitation', run: (server) => runElicitationSmoke({ server, extensionDevelopmentPath }) },
-  // A transcript longer than a page: opened at the end on its newest page, scrolled to its first question.
-  { key: 'long', name: 'long', run: (server) => runLongSmoke({ server, extensionDevelopmentPath }) },
-  // Answers where the user looks: in the conversation while in sight, a notification out of sight; the agent picker.
-  { key: 'answers', name: 'answers', run: () => runAnswersSmoke({ extensionDevelopmentPath }) },
-  // A tool's long output: the card keeps its end, Open Full Output clicked opens all of it.
-  { key: 'full', name: 'full output', run: (server) => runFullOutputSmoke({ server, extensionDevelopmentPath }) },
-  // The hostile corpus in the real panel: nothing runs, no CSP violation, nothing lost.
-  { key: 'hostile', name: 'hostile', run: (server) => runHostileSmoke({ server, extensionDevelopmentPath }) },
-  // An agent speaking ACP v2: its permission's own question and command, its terminal, messages by id.
-  { key: 'v2', name: 'v2', run: () => runV2Smoke({ extensionDevelopmentPath }) },
-];
-
-const suiteRow = (r) => [`mocha suite${r.tally ? ` (${r.tally})` : ''}`, r.code, r.code ? r.why : undefined];
-
-/** The smokes' niceness: the suite, whose settle matrix times real unwinds, has the cores first. */
-const SMOKE_NICENESS = 10;
-
-/**
- * The suite and the smokes in two lanes (REINS_LANES=1: the smokes after the suite, one at a
- * time). The suite alone leaves most of a core idle (it waits on agents' unwinds and time
- * limits); the smokes, each a window that draws, take what it leaves: the second lane takes
- * smokes from the start, the first takes what is left once the suite ends. Every smoke runs on a
- * server of its lane at a lower priority (withNiceness; Chromium, run as root, sets its own
- * processes' niceness, and its renderers kept 5 of the 10), so that the suite has the cores
- * first and both lanes' smokes share them alike. Rows are reported in SMOKES' order.
- */
-async function suiteAndSmokes(workspace) {
-  const queue = SMOKES.filter((s) => !onlySmokes || onlySmokes.includes(s.key));
-  const done = new Map();
-  const lane = () =>
-    withNiceness(SMOKE_NICENESS, async () => {
-      if (queue.length === 0) return;
-      const server = await startCodeServer({ settings: SUITE_SETTINGS });
-      try {
-        for (let s = queue.shift(); s; s = queue.shift()) done.set(s.key, await smoke(s.name, () => s.run(server)));
-      } finally {
-        await server.stop();
-      }
-    });
-  let suite;
-  const first = (async () => {
-    const r = await runCodeServer(workspace);
-    suite = suiteRow(r);
-    await r.server.stop();
-    await lane();
-  })();
-  const second = Number(process.env.REINS_LANES || 2) > 1 ? lane() : Promise.resolve();
-  // Both lanes run to their end even if one throws, so that no window is left to cleanupAll alone.
-  const ended = await Promise.allSettled([first, second]);
-  for (const e of ended) if (e.status === 'rejected') throw e.reason;
-  return [suite, ...SMOKES.map((s) => done.get(s.key) ?? [`${s.name} smoke (not run: REINS_SMOKES)`, 0])];
-}
-
 async function main() {
   if (!existsSync(extensionTestsPath)) {
     console.error(`[integration] ${extensionTestsPath} is missing: run \`node scripts/esbuild.mjs --tests\` first.`);
@@ -308,10 +230,35 @@ async function main() {
   try {
     if (electron) {
       results.push(['mocha suite', await runElectron(workspace)]);
-    } else if (process.env.REINS_SKIP_UI === '1') {
-      results.push(suiteRow(await runCodeServer(workspace)));
     } else {
-      results.push(...(await suiteAndSmokes(workspace)));
+      const r = await runCodeServer(workspace);
+      results.push([`mocha suite${r.tally ? ` (${r.tally})` : ''}`, r.code, r.code ? r.why : undefined]);
+      if (process.env.REINS_SKIP_UI !== '1') {
+        const shared = { server: r.server, extensionDevelopmentPath };
+        results.push(await smoke('ui', () => runUiSmoke({ ...shared, workspace: freshWorkspace() })));
+        // A real window reload: the panel, its transcript, draft and scroll, the session resumed.
+        results.push(await smoke('reload', () => runReloadSmoke(shared)));
+        // The hostile corpus in the real panel: nothing runs, no CSP violation, nothing lost.
+        results.push(await smoke('hostile', () => runHostileSmoke(shared)));
+        // A long transcript (entries out of sight not rendered): the panel follows its end, keeps the reader's place.
+        results.push(await smoke('scroll', () => runScrollSmoke(shared)));
+        // A transcript longer than a page: opened at the end on its newest page, scrolled to its first question.
+        results.push(await smoke('long', () => runLongSmoke(shared)));
+        // The Reins view and the first run, on a fresh user of its own (the suite's user has agents).
+        results.push(await smoke('view', () => runViewSmoke({ extensionDevelopmentPath })));
+        // The first ten minutes of a new user, walked end to end in the Reins view (REINS_SMOKES=first).
+        results.push(await smoke('first ten minutes', () => runFirstTenMinutesSmoke({ extensionDevelopmentPath }), 'first'));
+        // Answers where the user looks: in the conversation while in sight, a notification out of sight; the agent picker.
+        results.push(await smoke('answers', () => runAnswersSmoke({ extensionDevelopmentPath })));
+        // The agent asks (ACP elicitation): a form filled and submitted by keyboard only, Escape is cancel, a URL's host shown.
+        results.push(await smoke('elicitation', () => runElicitationSmoke(shared)));
+        // A tool's long output: the card keeps its end, Open Full Output clicked opens all of it (REINS_SMOKES=full).
+        results.push(await smoke('full output', () => runFullOutputSmoke(shared), 'full'));
+        // An agent speaking ACP v2: its permission's own question and command, its terminal, messages by id (REINS_SMOKES=v2).
+        results.push(await smoke('v2', () => runV2Smoke({ extensionDevelopmentPath })));
+        // The panel's look and state in the view: the header at 240–400 px, the busy line, a stop frame by frame, contrast in four themes.
+        results.push(await smoke('look', () => runLookSmoke({ extensionDevelopmentPath })));
+      }
     }
   } finally {
     await cleanupAll();
