@@ -72,11 +72,11 @@ async function checksFor(purpose) {
 
 const packagesOf = (list) => [...new Set(list.map((m) => m.pkg).filter(Boolean))];
 const missingFor = async (purpose) => (await checksFor(purpose)).map((name) => CHECKS[name]()).filter((r) => r !== true);
+const isRoot = () => process.getuid?.() === 0;
+const hasApt = () => process.platform === 'linux' && onPath('apt-get');
 /** Whether this process may install `missing` itself: as root, with apt-get, every one a known package. */
 function installable(missing) {
-  const isRoot = process.getuid?.() === 0;
-  const apt = process.platform === 'linux' && onPath('apt-get');
-  return isRoot && apt && process.env.REINS_NO_APT !== '1' && missing.every((m) => m.pkg);
+  return isRoot() && hasApt() && process.env.REINS_NO_APT !== '1' && missing.every((m) => m.pkg);
 }
 
 function exitNode() {
@@ -125,12 +125,10 @@ function exitMissing(missing) {
   console.error(`[prerequisites] missing before anything can start:`);
   for (const m of missing) console.error(`  - ${m.what}`);
   const pkgs = packagesOf(missing);
-  const isRoot = process.getuid?.() === 0;
-  const sudo = isRoot ? '' : 'sudo ';
+  const sudo = isRoot() ? '' : 'sudo ';
   if (pkgs.length) {
     console.error(`Run this, then the same npm command again:\n\n  ${sudo}apt-get update && ${sudo}apt-get install -y ${pkgs.join(' ')}\n`);
-    if (!(process.platform === 'linux' && onPath('apt-get')))
-      console.error('(Those are Debian/Ubuntu package names; elsewhere install the equivalent packages.)');
+    if (!hasApt()) console.error('(Those are Debian/Ubuntu package names; elsewhere install the equivalent packages.)');
   }
   if (missing.some((m) => !m.pkg)) console.error('Point REINS_CHROMIUM at an executable Chromium, or unset it to use /usr/bin/chromium.');
   process.exit(1);

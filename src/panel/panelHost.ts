@@ -1,7 +1,7 @@
 // The agent panel: one folder's conversation in a webview, an editor tab or the Reins view
-// (surface.ts: this file does not care which). It builds the HTML (strict CSP, a nonce for our
-// one nonce, local resources only: panelHtml.ts), waits for the webview's `ready` before posting, batches
-// streamed text, and turns webview messages into calls on the PanelConversation. Closing the panel
+// (surface.ts: this file does not care which). It sets the page (panelHtml.ts: a strict CSP, one
+// nonce, local resources only), waits for the webview's `ready` before posting, batches streamed
+// text, and turns webview messages into calls on the PanelConversation. Closing the panel
 // while a turn runs is an exit path: it stops the turn. Moving it (tab ⇄ view) is not.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
