@@ -478,10 +478,26 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       const before = await notices.count();
       const input = page.locator('.quick-input-widget .quick-input-box input');
       await input.fill(missing.name);
+      // The registry's answer comes last, and redraws the list: Enter before it can reach the
+      // extension as the row highlighted before the typing. Offline its row stays in the filtered
+      // list (alwaysShow); online, the registry's own agents come with their download icon.
+      await until(
+        page
+          .locator('.quick-input-list .monaco-list-row')
+          .filter({ has: page.locator('.codicon-cloud-download, .codicon-warning') })
+          .first()
+          .waitFor({ timeout: 20_000 }),
+        "the picker never showed the ACP Registry's answer",
+      );
       await until(
         page.locator('.quick-input-list .monaco-list-row.focused', { hasText: missing.name }).waitFor({ timeout: 10_000 }),
         `${missing.name} could not be picked`,
       );
+      // Where the keyboard is when Enter goes (for the failure message: CI once saw no answer at all).
+      const focusAtEnter = await page.evaluate(() => {
+        const a = document.activeElement;
+        return `${a?.tagName.toLowerCase()}.${[...(a?.classList ?? [])].join('.')}; the list's focused row: ${document.querySelector('.quick-input-list .monaco-list-row.focused')?.innerText.replace(/\s+/g, ' ').trim() ?? 'none'}`;
+      });
       await page.keyboard.press('Enter');
       // Answered in the panel: a notice, or a dialog where a decision is needed.
       const dialog = page.locator('.monaco-dialog-box').filter({ visible: true });
@@ -498,7 +514,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       await page.screenshot({ path: join(shotsDir, `${id}-${missing.name}-not-installed.png`) });
       if (!answered)
         problems.push(
-          `choosing ${missing.name} (not installed) was answered nowhere in the panel; the notification centre holds ${await notificationCentre(page, runCommand)}`,
+          `choosing ${missing.name} (not installed) was answered nowhere in the panel (at Enter the focus was on ${focusAtEnter}); the notification centre holds ${await notificationCentre(page, runCommand)}`,
         );
       else {
         const text = answered === 'notice' ? await notices.nth(before).innerText() : await dialog.first().innerText();
