@@ -11,7 +11,7 @@ import { fmtSpread, median, record } from './harness';
 
 interface CodeServerLib {
   startCodeServer(o: { folder: string; env: Record<string, string>; allBuiltins?: boolean }): Promise<{ stop(): Promise<void>; exited: Promise<unknown> }>;
-  launchBrowser(): Promise<{ page: HostPage; close(): Promise<void> }>;
+  launchBrowser(o?: { pwaWorker?: boolean }): Promise<{ page: HostPage; close(): Promise<void> }>;
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string; extensionTestsPath: string }): string;
   openWorkbench(page: HostPage, url: string): Promise<unknown>;
   cleanupAll(): Promise<void>;
@@ -63,7 +63,7 @@ async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000)
       allBuiltins: true, // as BENCHMARKS.md's table was measured
       env: { ...env, REINS_BENCH_OUT: outFile, REINS_BENCH_BASELINES: bare.map((p) => `reins-bench.${path.basename(p)}`).join(',') },
     });
-    const browser = await lib.launchBrowser();
+    const browser = await lib.launchBrowser({ pwaWorker: true });
     let exit: (code: number) => void = () => {};
     const exited = new Promise<number>((r) => (exit = r));
     await browser.page.exposeFunction('codeAutomationLog', () => undefined);

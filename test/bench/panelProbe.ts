@@ -27,7 +27,7 @@ interface Browser extends TracedBrowser {
 }
 export interface CodeServerLib {
   startCodeServer(o: { folder: string; settings?: Record<string, unknown>; allBuiltins?: boolean }): Promise<{ stop(): Promise<void> }>;
-  launchBrowser(o?: { args?: string[]; bypassCSP?: boolean; preferences?: object }): Promise<Browser>;
+  launchBrowser(o?: { args?: string[]; bypassCSP?: boolean; preferences?: object; pwaWorker?: boolean }): Promise<Browser>;
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string }): string;
   openWorkbench(page: Page, url: string): Promise<unknown>;
   runCommand(page: Page, title: string, timeoutMs?: number): Promise<number>;
@@ -139,7 +139,7 @@ export async function openProbedPanel(lib: CodeServerLib, workspace: string, ext
   const server = await lib.startCodeServer({ folder: workspace, allBuiltins: true }); // as BENCHMARKS.md's table was measured
   // performance.memory as it is, not rounded: the probe reads the heap at each stall.
   const own = OWN_RENDERER ? OWN_RENDERER_BROWSER : { args: [] };
-  const browser = await lib.launchBrowser({ ...own, args: ['--enable-precise-memory-info', ...own.args] });
+  const browser = await lib.launchBrowser({ ...own, pwaWorker: true, args: ['--enable-precise-memory-info', ...own.args] });
   const { page } = browser;
   if (OWN_RENDERER) await browser.context.addInitScript(OWN_SITE_ENDPOINT);
   // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
