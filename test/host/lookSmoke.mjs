@@ -244,6 +244,17 @@ export async function runLookSmoke({ extensionDevelopmentPath = repo, timeoutMs 
         .locator('.entry.notice', { hasText: `Switched to ${SLOW_STOP}` })
         .first()
         .waitFor({ timeout: 30_000 });
+      // The notice can come before the new agent's start shows: the box is read-only while it
+      // starts, and a prompt typed then is not taken (a fresh clone's run typed into it and sent
+      // nothing: "waiting for locator('.entry.plan .plan-item.status-in_progress')" for 60 s).
+      await frame.waitForFunction(
+        (name) =>
+          (document.querySelector('#agent-picker')?.textContent ?? '').includes(name) &&
+          /^Ready/.test(document.querySelector('#status')?.textContent?.trim() ?? '') &&
+          document.querySelector('#prompt-input')?.readOnly === false,
+        SLOW_STOP,
+        { timeout: 30_000 },
+      );
     });
     // Before the fix (the outbox posting the notice and the status as two messages), this printed:
     //   step "a stop during the read: …" failed …: the stop's notice came in a message of its own, not
