@@ -76,8 +76,10 @@ export function composerState(status: PanelStatus | undefined): ComposerState {
     return { readOnly: true, placeholder: 'Stop not confirmed — new prompts are blocked', sendTitle: 'Send' };
   }
   switch (status.agent) {
+    // Typing stays possible: a prompt sent now waits for the start (the host shares the start
+    // under way), and what is typed while the agent starts is not refused.
     case 'starting':
-      return { readOnly: true, placeholder: `Starting ${name}…`, sendTitle: 'Send' };
+      return { readOnly: false, placeholder: `Starting ${name}… — Enter sends this once it is ready`, sendTitle: 'Send once started (Enter)' };
     // Typing stays possible: sending starts the agent again (nothing typed is held hostage).
     case 'failed':
       return { readOnly: false, placeholder: `${name} failed to start — Enter tries again with this prompt`, sendTitle: 'Start and send (Enter)' };

@@ -37,6 +37,8 @@ const step = stepper(log);
 /** An agent of the user's whose stop takes 1.5 s to confirm: "Stopping…" is on screen for a while. */
 const SLOW_STOP = 'slow-stop';
 const SLOW_STOP_SCENARIO = {
+  // A start that takes a while: the prompt is typed while it starts (the step below).
+  init: { delayMs: 2500 },
   prompts: [
     {
       steps: [
@@ -228,7 +230,7 @@ export async function runLookSmoke({ extensionDevelopmentPath = repo, timeoutMs 
     });
     await themeSteps({ page, frame, step, resultsDir, part: '.part.auxiliarybar', prefix: 'look-stopped', log });
 
-    await step(`switched to ${SLOW_STOP} (its stop takes 1.5 s to confirm)`, async () => {
+    await step(`switched to ${SLOW_STOP} (its stop takes 1.5 s to confirm); a prompt typed and sent while it starts`, async () => {
       const row = page.locator('.quick-input-list .monaco-list-row', { hasText: SLOW_STOP });
       await fillQuickInput(page, {
         open: () => page.keyboard.press('F1'),
@@ -244,24 +246,31 @@ export async function runLookSmoke({ extensionDevelopmentPath = repo, timeoutMs 
         .locator('.entry.notice', { hasText: `Switched to ${SLOW_STOP}` })
         .first()
         .waitFor({ timeout: 30_000 });
-      // The notice can come before the new agent's start shows: the box is read-only while it
-      // starts, and a prompt typed then is not taken (a fresh clone's run typed into it and sent
-      // nothing: "waiting for locator('.entry.plan .plan-item.status-in_progress')" for 60 s).
-      await frame.waitForFunction(
-        (name) =>
-          (document.querySelector('#agent-picker')?.textContent ?? '').includes(name) &&
-          /^Ready/.test(document.querySelector('#status')?.textContent?.trim() ?? '') &&
-          document.querySelector('#prompt-input')?.readOnly === false,
-        SLOW_STOP,
-        { timeout: 30_000 },
-      );
+      // The next prompt is typed while the agent starts, as right after choosing it: the box takes
+      // it and Enter sends it once the agent is ready. When the box was read-only while an agent
+      // started, a fresh clone's run typed here and sent nothing ("waiting for
+      // locator('.entry.plan .plan-item.status-in_progress')" for 60 s). Sabotage (starting
+      // read-only again): "the prompt was not sent while slow-stop started: {"placeholder":"Message
+      // slow-stop — Enter to send, …","value":""}" (the keys waited for the agent to be ready).
+      await frame.waitForFunction((name) => (document.querySelector('#prompt-input')?.placeholder ?? '').startsWith(`Starting ${name}…`), SLOW_STOP, {
+        timeout: 30_000,
+      });
+      await send(frame, 'work until stopped');
+      const after = await frame.evaluate(() => {
+        const input = document.querySelector('#prompt-input');
+        return { placeholder: input?.placeholder, value: input?.value };
+      });
+      log(`after Enter: ${JSON.stringify(after)}`);
+      if (!after.placeholder?.startsWith(`Starting ${SLOW_STOP}…`))
+        throw new Error(`the prompt was not sent while ${SLOW_STOP} started: ${JSON.stringify(after)}`);
+      if (after.value) throw new Error(`typed while ${SLOW_STOP} started, the text stayed in the box: ${JSON.stringify(after)}`);
     });
     // Before the fix (the outbox posting the notice and the status as two messages), this printed:
     //   step "a stop during the read: …" failed …: the stop's notice came in a message of its own, not
     //   with the status that ends the stop: [["status stopping with Stop"],["upsert"],["stop notice"],["status idle"]]
     // (a frame between the last two is what the issue saw; on an idle machine one rarely falls there).
     await step('stopping: the busy line says "Stopping…"; no frame shows the notice beside it or Stop', async () => {
-      await send(frame, 'work until stopped');
+      // The prompt typed while the agent started (the step before) goes once it is ready.
       await frame.locator('.entry.plan .plan-item.status-in_progress').last().waitFor({ timeout: timeoutMs });
       const frames = await stopAndSample(frame, async () => {
         await frame.waitForFunction(() => /^Stopping/.test(document.querySelector('#working .working-text')?.textContent ?? ''), null, { timeout: 5_000 });
