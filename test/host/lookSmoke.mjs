@@ -37,8 +37,9 @@ const step = stepper(log);
 /** An agent of the user's whose stop takes 1.5 s to confirm: "Stopping…" is on screen for a while. */
 const SLOW_STOP = 'slow-stop';
 const SLOW_STOP_SCENARIO = {
-  // A start that takes a while: the prompt is typed while it starts (the step below).
-  init: { delayMs: 2500 },
+  // A start that takes a while: the prompt is typed while it starts (the step below). Typing the
+  // prompt takes a few hundred ms here; 4 s leaves room for a loaded CI machine.
+  init: { delayMs: 4000 },
   prompts: [
     {
       steps: [
