@@ -268,6 +268,10 @@ describe('real agents: the stop routine', function () {
           // printed for opencode, which then writes the file itself: "Reins answered the write:
           // [\"info → … error -32601 \\\"Unhandled method fs/write_text_file\\\" #1 …\"]";
           // gemini: "AssertionError: 'old\\n' !== 'hello from the fake model\\n'".
+          // opencode 1.18.33 does not await its fs/write_text_file and writes the file itself
+          // at once (writeProposedEdit, then the permission reply): the file can appear while
+          // Reins checks the path. CI once saw that refused as a dangling link; the race itself
+          // is made certain in test/unit/workspacePath.test.ts.
           const replies = repliesTo(log, 'fs/write_text_file');
           assert.ok(replies.length === 1 && nth(replies, 0, 'replies').includes('response #'), `Reins answered the write: ${JSON.stringify(replies)}`);
         }

@@ -3,7 +3,7 @@
 // Written for the gaps the mutation run (npm run test:mutation) found: fsAccess.test.ts goes
 // through the whole file access and left these answers unchecked.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { promises as fsp, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
@@ -76,6 +76,31 @@ describe('workspace path checks', () => {
     const e = await refusal(resolveForWrite(root, path.join(root, 'dangling')));
     assert.equal(e.data?.reason, 'dangling-link');
     assert.match(e.message, /link to a file that does not exist/);
+  });
+
+  it('write: a file that appears between the two looks is written to, not refused as a dangling link', async () => {
+    // opencode writes the file itself while it asks Reins to write it (CI saw this as a refused
+    // write): realpath finds nothing, then lstat finds the file just created. The race is made
+    // certain here by creating the file right after the first realpath fails.
+    // Sabotage (an entry seen by lstat refused whatever it is, as before) printed:
+    // "path is a link to a file that does not exist, which may be outside the workspace folder: …/raced.txt".
+    const raced = path.join(root, 'raced.txt');
+    const realpath = fsp.realpath;
+    let calls = 0;
+    fsp.realpath = (async (p: string) => {
+      try {
+        return await realpath(p);
+      } finally {
+        if (p === raced && calls++ === 0) writeFileSync(raced, 'written by the agent itself');
+      }
+    }) as typeof fsp.realpath;
+    try {
+      const t = await resolveForWrite(root, raced);
+      assert.deepEqual(t, { real: raced, root, relative: 'raced.txt', exists: true });
+      assert.equal(calls, 2, 'realpath asked again after the file appeared');
+    } finally {
+      fsp.realpath = realpath;
+    }
   });
 
   it('a workspace folder that is gone is an internal error, not a refusal', async () => {

@@ -7,7 +7,7 @@
 // What remains: a tool of the agent's could swap a directory for a link between this check and
 // the read or write. The caller opens the final component without following links, and writes
 // to the real path found here, so only a swap of a parent directory in that instant gets past.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 
@@ -89,27 +89,38 @@ function target(rootReal: string, real: string, exists: boolean, requested: stri
 }
 
 async function realOrNearestParent(resolved: string, requested: string): Promise<{ real: string; exists: boolean }> {
-  try {
-    return { real: await fsp.realpath(resolved), exists: true };
-  } catch (error) {
-    if (!isMissing(error)) throw new ResponseError(ErrorCodes.InternalError, `cannot write ${requested}: ${(error as Error).message}`);
+  // A few tries, because the path can appear between two looks: opencode writes the file itself
+  // while it asks Reins to write it, and a file created after realpath failed, seen by lstat,
+  // was once refused as a dangling link. What appeared is looked at again, not refused.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return { real: await fsp.realpath(resolved), exists: true };
+    } catch (error) {
+      if (!isMissing(error)) throw new ResponseError(ErrorCodes.InternalError, `cannot write ${requested}: ${(error as Error).message}`);
+    }
+    // realpath failed with ENOENT: nothing is there, a link whose target is missing, or
+    // something that was created a moment ago.
+    const entry = await lstatIfAny(resolved);
+    if (!entry) return nearestParent(resolved, requested);
+    if (entry.isSymbolicLink()) {
+      throw refuse('dangling-link', `path is a link to a file that does not exist, which may be outside the workspace folder: ${requested}`, requested);
+    }
   }
-  // realpath failed with ENOENT: either nothing is there, or a link whose target is missing.
-  if (await existsAsEntry(resolved)) {
-    throw refuse('dangling-link', `path is a link to a file that does not exist, which may be outside the workspace folder: ${requested}`, requested);
-  }
+  throw new ResponseError(ErrorCodes.InternalError, `cannot write ${requested}: it kept appearing and disappearing while its real path was looked up`);
+}
+
+async function nearestParent(resolved: string, requested: string): Promise<{ real: string; exists: boolean }> {
   const parent = path.dirname(resolved);
   if (parent === resolved) throw new ResponseError(ErrorCodes.InternalError, `cannot write ${requested}: no existing parent directory`);
   const above = await realOrNearestParent(parent, requested);
   return { real: path.join(above.real, path.basename(resolved)), exists: false };
 }
 
-async function existsAsEntry(p: string): Promise<boolean> {
+async function lstatIfAny(p: string): Promise<Stats | undefined> {
   try {
-    await fsp.lstat(p);
-    return true;
+    return await fsp.lstat(p);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
