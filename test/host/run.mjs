@@ -9,7 +9,8 @@
 //       REINS_EXT_DEV_PATH / REINS_TESTS_PATH (override extension folder / suite index),
 //       REINS_HOST_VERBOSE=1 (echo code-server's own output), REINS_WORKSPACE_TRUST=1 (workspace
 //       trust on: the folder opens untrusted; npm run test:trust), REINS_MULTI_ROOT=1 (a multi-root
-//       workspace, multiRootWorkspace() below; npm run test:load). Everything else in the
+//       workspace, multiRootWorkspace() below; npm run test:load), REINS_SUITE_WINDOWS=1 (the suite
+//       in one window instead of two at once; see SHARDS). Everything else in the
 //       environment (e.g. REINS_TEST_RECORD_DIR) reaches the extension host unchanged.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,10 +115,25 @@ async function runElectron(workspace) {
   );
 }
 
-async function runCodeServer(workspace) {
+/**
+ * The suite in two windows at once, each with its own code-server, user and workspace copy: the
+ * settle matrix (88 rows that mostly wait out real unwinds and budgets: 137 s of the suite's 298)
+ * and the rest. One window keeps 1.2 of the 2 cores busy on average, waiting the rest of the
+ * time, so a second beside it finishes the suite sooner. REINS_SUITE_WINDOWS=1 (or any
+ * REINS_TEST_GREP) runs it in one window.
+ */
+const SETTLE_MATRIX = '^settle contract: every exit path';
+const SHARDS = [
+  { name: 'settle matrix', grep: SETTLE_MATRIX },
+  { name: 'rest', grep: SETTLE_MATRIX, invert: true },
+];
+
+async function runCodeServer(workspace, shard) {
   // The extension host also appends the reporter output here (see test/integration/index.ts);
   // we print it only if the console forwarding through codeAutomationLog showed none of it.
   const outputFile = `${workspace}-mocha.log`;
+  const label = shard ? `[${shard.name}] ` : '';
+  const shardEnv = shard ? { REINS_TEST_GREP: shard.grep, REINS_TEST_INVERT: shard.invert ? '1' : '0' } : {};
   // Conversations open in an editor tab here: the exit-path matrix closes the tab ("panel closed"),
   // and the suites check tabs. The Reins view (the default) has its own smoke (viewSmoke.mjs).
   const trust = process.env.REINS_WORKSPACE_TRUST === '1';
@@ -125,8 +141,8 @@ async function runCodeServer(workspace) {
     'reins.openIn': 'editor',
     ...(trust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
   };
-  const server = await startCodeServer({ folder: workspace, env: { REINS_TEST_OUTPUT: outputFile }, settings, workspaceTrust: trust });
-  log(`code-server on ${server.url} (pid ${server.pid}) after ${secs()}`);
+  const server = await startCodeServer({ folder: workspace, env: { REINS_TEST_OUTPUT: outputFile, ...shardEnv }, settings, workspaceTrust: trust });
+  log(`${label}code-server on ${server.url} (pid ${server.pid}) after ${secs()}`);
   const browser = await launchBrowser();
   const { page } = browser;
   const recent = [];
@@ -151,7 +167,7 @@ async function runCodeServer(workspace) {
         inFailures = count[2] === 'failing';
       } else if (inFailures && failures.length < 400) failures.push(line);
       if (!verbose && NOISE.some((re) => re.test(line))) continue;
-      console.log(level === 'error' || level === 'warn' ? `  [${level}] ${line}` : line.trim() ? `  ${line}` : '');
+      console.log(level === 'error' || level === 'warn' ? `  ${label}[${level}] ${line}` : line.trim() ? `  ${label}${line}` : '');
     }
   });
   await page.exposeFunction('codeAutomationExit', (code) => exit(Number(code)));
@@ -163,7 +179,7 @@ async function runCodeServer(workspace) {
 
   const opened = workspace.endsWith('.code-workspace') ? { workspace } : { folder: workspace };
   const url = workbenchUrl(server, { ...opened, extensionDevelopmentPath, extensionTestsPath });
-  log(`opening ${url}`);
+  log(`${label}opening ${url}`);
   const t0 = Date.now();
   // Only the navigation's start is awaited (openWorkbench: up to 120 s): the workbench's load
   // event came after goto's 30 s with workspace trust on, and under a load average of 20 on 2
@@ -175,7 +191,7 @@ async function runCodeServer(workspace) {
     exited,
     server.exited.then((e) => {
       if (finished || shuttingDown) return 1;
-      console.error(`[integration] code-server exited (${e.code ?? e.signal}) during the suite`);
+      console.error(`[integration] ${label}code-server exited (${e.code ?? e.signal}) during the suite`);
       return 1;
     }),
     new Promise((r) => (timer = setTimeout(() => r('timeout'), timeoutMs))),
@@ -183,16 +199,16 @@ async function runCodeServer(workspace) {
   clearTimeout(timer);
   finished = true;
   if (code === 'timeout') {
-    console.error(`[integration] TIMEOUT: no codeAutomationExit after ${timeoutMs / 60_000} min. Last log lines:`);
+    console.error(`[integration] ${label}TIMEOUT: no codeAutomationExit after ${timeoutMs / 60_000} min. Last log lines:`);
     for (const l of recent) console.error(`  ${l}`);
     console.error('[integration] last code-server output:');
     for (const l of server.output().slice(-30)) console.error(`  ${l}`);
     mkdirSync(join(repo, 'test-results'), { recursive: true });
-    await page.screenshot({ path: join(repo, 'test-results/integration-timeout.png') }).catch(() => {});
+    await page.screenshot({ path: join(repo, `test-results/integration-timeout${shard ? `-${shard.name.replace(/ /g, '-')}` : ''}.png`) }).catch(() => {});
   }
-  log(`suite finished with ${code} in ${secs(t0)} (goto → codeAutomationExit)`);
+  log(`${label}suite finished with ${code} in ${secs(t0)} (goto → codeAutomationExit)`);
   if (!sawMocha && existsSync(outputFile) && statSync(outputFile).size > 0) {
-    log('reporter output (from the extension host file, not forwarded by the workbench):');
+    log(`${label}reporter output (from the extension host file, not forwarded by the workbench):`);
     process.stdout.write(readFileSync(outputFile, 'utf8'));
   }
   rmSync(outputFile, { force: true });
@@ -231,8 +247,17 @@ async function main() {
     if (electron) {
       results.push(['mocha suite', await runElectron(workspace)]);
     } else {
-      const r = await runCodeServer(workspace);
-      results.push([`mocha suite${r.tally ? ` (${r.tally})` : ''}`, r.code, r.code ? r.why : undefined]);
+      const oneWindow = process.env.REINS_SUITE_WINDOWS === '1' || !!process.env.REINS_TEST_GREP || process.env.REINS_MULTI_ROOT === '1';
+      const runs = oneWindow
+        ? [await runCodeServer(workspace)]
+        : await Promise.all(SHARDS.map((shard, i) => runCodeServer(i === SHARDS.length - 1 ? workspace : freshWorkspace(), shard)));
+      runs.forEach((r, i) => {
+        const name = oneWindow ? 'mocha suite' : `mocha suite, ${SHARDS[i].name}`;
+        results.push([`${name}${r.tally ? ` (${r.tally})` : ''}`, r.code, r.code ? r.why : undefined]);
+      });
+      // The smokes that share a server take the last window's; the others' are stopped now.
+      for (const r of runs.slice(0, -1)) await r.server.stop();
+      const r = runs.at(-1);
       if (process.env.REINS_SKIP_UI !== '1') {
         const shared = { server: r.server, extensionDevelopmentPath };
         results.push(await smoke('ui', () => runUiSmoke({ ...shared, workspace: freshWorkspace() })));

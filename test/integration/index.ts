@@ -17,6 +17,7 @@ export function run(): Promise<void> {
   formatReport(process.env.REINS_TEST_OUTPUT);
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
   if (process.env.REINS_TEST_GREP) mocha.grep(process.env.REINS_TEST_GREP);
+  if (process.env.REINS_TEST_GREP && process.env.REINS_TEST_INVERT === '1') mocha.invert();
 
   // Test files are bundled next to this file (out/test/integration/*.test.js).
   const files = fs
