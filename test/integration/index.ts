@@ -1,7 +1,8 @@
 // Entry point the VS Code extension host loads (extensionTestsPath) to run the integration
 // suite. The same file serves @vscode/test-electron and code-server (test/host/run.mjs).
 //
-// Env: REINS_TEST_GREP   only run tests whose title matches this pattern.
+// Env: REINS_TEST_GREP   only run tests whose title matches this pattern;
+//      REINS_TEST_INVERT=1  with it, only those that do not (run.mjs's second suite window).
 //      REINS_TEST_OUTPUT file to append the reporter output to as well (the code-server runner
 //                        prints it if the workbench's console forwarding lost the report).
 import * as fs from 'node:fs';
