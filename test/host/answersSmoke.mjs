@@ -209,14 +209,21 @@ export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeout
       const input = page.locator('.quick-input-widget .quick-input-box input');
       await input.fill(MISSING_AGENT);
       // Once the picker knows it is not installed (its availability is looked up while the list is open).
-      await page
-        .locator('.quick-input-list .monaco-list-row', { hasText: MISSING_AGENT })
-        .filter({ hasText: 'not installed' })
-        .first()
-        .waitFor({ timeout: 30_000 });
+      const missingRow = page.locator('.quick-input-list .monaco-list-row', { hasText: MISSING_AGENT }).filter({ hasText: 'not installed' }).first();
+      await missingRow.waitFor({ timeout: 30_000 }).catch(async () => {
+        throw new Error(`the picker never said ${MISSING_AGENT} is not installed; its rows: ${JSON.stringify(await pickerRows(page))}`);
+      });
+      // Where the keyboard is when Enter goes, for the failure message: a run under load (two
+      // smokes at once) waited 30 s here for an answer that never came.
+      const atEnter = await keyboardAndPicker(page);
       await page.keyboard.press('Enter');
       const notice = frame.locator('.entry.notice', { hasText: `${MISSING_AGENT} is not installed. Install it with` }).last();
-      await notice.waitFor({ timeout: 30_000 });
+      await notice.waitFor({ timeout: 30_000 }).catch(async () => {
+        const shown = await notifications(page).catch(() => 'unreadable');
+        throw new Error(
+          `choosing ${MISSING_AGENT} was not answered in the panel; at Enter: ${atEnter}; now: ${await keyboardAndPicker(page)}; notifications: ${JSON.stringify(shown)}`,
+        );
+      });
       const buttons = await notice.locator('.notice-actions button').allInnerTexts();
       if (JSON.stringify(buttons) !== JSON.stringify(['Run Install in Terminal', 'Copy Install Command']))
         throw new Error(`the notice's buttons: ${JSON.stringify(buttons)}`);
@@ -263,3 +270,19 @@ export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeout
 }
 
 runStandalone(import.meta.url, 'answers-smoke', runAnswersSmoke);
+
+/** The picker's rows as shown (name and description), for a failure message. */
+function pickerRows(page) {
+  return page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ').trim().slice(0, 80)));
+}
+
+/** What has the keyboard, and whether the quick input is open with which row highlighted. */
+function keyboardAndPicker(page) {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    const widget = document.querySelector('.quick-input-widget');
+    const open = !!widget && window.getComputedStyle(widget).display !== 'none';
+    const focused = document.querySelector('.quick-input-list .monaco-list-row.focused');
+    return `keyboard on ${a?.tagName.toLowerCase()}.${[...(a?.classList ?? [])].join('.')}; picker ${open ? 'open' : 'closed'}, highlighted row: ${focused?.innerText.replace(/\s+/g, ' ').trim().slice(0, 80) ?? 'none'}`;
+  });
+}
