@@ -94,6 +94,12 @@ export async function pickAgent(current: string, log: vscode.LogOutputChannel, s
   const render = () => {
     const activeLabel = qp.activeItems[0]?.label;
     qp.items = toItems(pickerItems(agents, av, current, registry));
+    // Once the user has typed, VS Code highlights the first row that matches: the highlight read
+    // here can be from before the typing (the window tells the extension host a moment later), and
+    // put back it took Enter to the wrong row. The answers smoke typed "my-goose" after "ACP
+    // Registry", availability landed in between, and Enter retried the registry (whose row stays
+    // whatever is typed) instead of saying my-goose is not installed.
+    if (qp.value !== '') return;
     // Keep the highlighted row when the list grows under the user; at first, the agent that runs now.
     const same =
       activeLabel === undefined ? qp.items.find((i) => i.source?.kind === 'agent' && i.source.current) : qp.items.find((i) => i.label === activeLabel);
