@@ -19,6 +19,7 @@ import {
   clearHovers,
   fillQuickInput,
   frameIn,
+  keyboardAndQuickInput,
   launchBrowser,
   openWorkbench,
   runCommand,
@@ -215,13 +216,13 @@ export async function runAnswersSmoke({ extensionDevelopmentPath = repo, timeout
       });
       // Where the keyboard is when Enter goes, for the failure message: a run under load (two
       // smokes at once) waited 30 s here for an answer that never came.
-      const atEnter = await keyboardAndPicker(page);
+      const atEnter = await keyboardAndQuickInput(page);
       await page.keyboard.press('Enter');
       const notice = frame.locator('.entry.notice', { hasText: `${MISSING_AGENT} is not installed. Install it with` }).last();
       await notice.waitFor({ timeout: 30_000 }).catch(async () => {
         const shown = await notifications(page).catch(() => 'unreadable');
         throw new Error(
-          `choosing ${MISSING_AGENT} was not answered in the panel; at Enter: ${atEnter}; now: ${await keyboardAndPicker(page)}; notifications: ${JSON.stringify(shown)}`,
+          `choosing ${MISSING_AGENT} was not answered in the panel; at Enter: ${atEnter}; now: ${await keyboardAndQuickInput(page)}; notifications: ${JSON.stringify(shown)}`,
         );
       });
       const buttons = await notice.locator('.notice-actions button').allInnerTexts();
@@ -274,15 +275,4 @@ runStandalone(import.meta.url, 'answers-smoke', runAnswersSmoke);
 /** The picker's rows as shown (name and description), for a failure message. */
 function pickerRows(page) {
   return page.locator('.quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.innerText.replace(/\s+/g, ' ').trim().slice(0, 80)));
-}
-
-/** What has the keyboard, and whether the quick input is open with which row highlighted. */
-function keyboardAndPicker(page) {
-  return page.evaluate(() => {
-    const a = document.activeElement;
-    const widget = document.querySelector('.quick-input-widget');
-    const open = !!widget && window.getComputedStyle(widget).display !== 'none';
-    const focused = document.querySelector('.quick-input-list .monaco-list-row.focused');
-    return `keyboard on ${a?.tagName.toLowerCase()}.${[...(a?.classList ?? [])].join('.')}; picker ${open ? 'open' : 'closed'}, highlighted row: ${focused?.innerText.replace(/\s+/g, ' ').trim().slice(0, 80) ?? 'none'}`;
-  });
 }

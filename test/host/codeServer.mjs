@@ -453,6 +453,22 @@ const focusedElement = (page) =>
     return a ? `${a.tagName}.${a.className}` : 'none';
   });
 
+/**
+ * Where the keyboard is, and whether the quick input is open with which row highlighted: what a
+ * failure message needs after an Enter in a picker went nowhere (the first-ten-minutes and answers
+ * smokes each saw one).
+ */
+export function keyboardAndQuickInput(page) {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    const widget = document.querySelector('.quick-input-widget');
+    const open = !!widget && window.getComputedStyle(widget).display !== 'none';
+    const row = document.querySelector('.quick-input-list .monaco-list-row.focused');
+    const keyboard = a ? `${a.tagName.toLowerCase()}.${[...a.classList].join('.')}` : 'none';
+    return `keyboard on ${keyboard}; quick input ${open ? 'open' : 'closed'}, highlighted row: ${row?.innerText.replace(/\s+/g, ' ').trim().slice(0, 80) ?? 'none'}`;
+  });
+}
+
 /** Waits until the keyboard has stayed on one element for `quietMs` (at most `timeoutMs`); returns it. */
 async function settledFocus(page, quietMs = 300, timeoutMs = 3_000) {
   const deadline = Date.now() + timeoutMs;

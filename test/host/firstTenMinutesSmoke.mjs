@@ -27,6 +27,7 @@ import {
   fillQuickInput,
   focusWorkbench,
   frameIn,
+  keyboardAndQuickInput,
   launchBrowser,
   openWorkbench,
   runCommand,
@@ -494,10 +495,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
         `${missing.name} could not be picked`,
       );
       // Where the keyboard is when Enter goes (for the failure message: CI once saw no answer at all).
-      const focusAtEnter = await page.evaluate(() => {
-        const a = document.activeElement;
-        return `${a?.tagName.toLowerCase()}.${[...(a?.classList ?? [])].join('.')}; the list's focused row: ${document.querySelector('.quick-input-list .monaco-list-row.focused')?.innerText.replace(/\s+/g, ' ').trim() ?? 'none'}`;
-      });
+      const focusAtEnter = await keyboardAndQuickInput(page);
       await page.keyboard.press('Enter');
       // Answered in the panel: a notice, or a dialog where a decision is needed.
       const dialog = page.locator('.monaco-dialog-box').filter({ visible: true });
@@ -514,7 +512,7 @@ async function walk({ page, aux, step, folder, server, extensionDevelopmentPath,
       await page.screenshot({ path: join(shotsDir, `${id}-${missing.name}-not-installed.png`) });
       if (!answered)
         problems.push(
-          `choosing ${missing.name} (not installed) was answered nowhere in the panel (at Enter the focus was on ${focusAtEnter}); the notification centre holds ${await notificationCentre(page, runCommand)}`,
+          `choosing ${missing.name} (not installed) was answered nowhere in the panel (at Enter: ${focusAtEnter}); the notification centre holds ${await notificationCentre(page, runCommand)}`,
         );
       else {
         const text = answered === 'notice' ? await notices.nth(before).innerText() : await dialog.first().innerText();
