@@ -174,7 +174,18 @@ export const checkScenario = shape(
     steering: oneOf('acp', 'goose'),
     oneBehindAfterCancel: bool,
     promptCountFile: str,
-    sessions: shape({ load: bool, resume: bool, list: bool, pageSize: num, close: bool, delete: bool, file: str, seed: num, replayIntervalMs: num }),
+    sessions: shape({
+      load: bool,
+      resume: bool,
+      list: bool,
+      pageSize: num,
+      close: bool,
+      delete: bool,
+      file: str,
+      seed: num,
+      replayIntervalMs: num,
+      replayHold: shape({ sessionId: str, after: num, file: str }, ['sessionId', 'after', 'file']),
+    }),
     auth: shape(
       {
         methods: arrayOf(anything),

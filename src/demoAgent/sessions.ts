@@ -5,7 +5,7 @@
 // session/close and session/delete as the spec has them (session-setup.mdx, session-list.mdx,
 // session-delete.mdx). The memory is in this process, or in `sessions.file` (JSON lines,
 // appended synchronously) so that a restarted agent still knows its sessions.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { SessionUpdate } from '@agentclientprotocol/sdk' with { 'resolution-mode': 'import' };
 import { INVALID_PARAMS, type Id, type Peer, type RpcError } from './peer';
 import type { Recorder } from './recorder';
@@ -28,6 +28,11 @@ export interface SessionsOptions {
   seed?: number;
   /** A pause before each replayed update (a long replay, to stop or race). */
   replayIntervalMs?: number;
+  /**
+   * That session's replay holds after `after` updates: it writes `<file>.held` and goes on once
+   * `file` exists (the bench measures the host at rest halfway through a long replay).
+   */
+  replayHold?: { sessionId: string; after: number; file: string };
 }
 
 /** ACP's -32002 (as codex-acp answers for a session it does not have). */
@@ -218,8 +223,11 @@ export class SessionBook {
 
   private async replay(entry: Known): Promise<void> {
     const pause = this.options.replayIntervalMs ?? 0;
+    const hold = this.options.replayHold?.sessionId === entry.sessionId ? this.options.replayHold : undefined;
+    let sent = 0;
     for (const update of [...entry.history]) {
       if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+      if (hold && sent++ === hold.after) await held(hold.file);
       this.notify('session/update', { sessionId: entry.sessionId, update });
     }
   }
@@ -268,4 +276,10 @@ export class SessionBook {
 
 function meta(k: Known): { sessionId: string; cwd: string; title?: string; updatedAt: string } {
   return { sessionId: k.sessionId, cwd: k.cwd, title: k.title, updatedAt: k.updatedAt };
+}
+
+/** Says it holds (`<file>.held`), then waits until `file` exists. */
+async function held(file: string): Promise<void> {
+  writeFileSync(`${file}.held`, '');
+  while (!existsSync(file)) await new Promise((r) => setTimeout(r, 20));
 }

@@ -80,6 +80,9 @@ export async function reopenMedian(
 export const runsOf = (o: Opens, key: 'firstPaint' | 'interactive') => o.runs.map((r) => r[key].toFixed(0)).join(' / ');
 
 const FLOOR_COMMAND = 'Reins Bench: Open Empty Webview';
+export const HEAP_COMMAND = 'Reins Bench: Collect the Extension Host Heap';
+/** Where HEAP_COMMAND writes what it measured (a JSON object of process.memoryUsage() fields and `at`). */
+export const hostHeapFile = (scratch: string) => path.join(scratch, 'host-heap.json');
 
 /**
  * The extensions the workbench loads: Reins (a link to this checkout) and the floor, a bare
@@ -101,7 +104,12 @@ export function benchExtensions(scratch: string): string {
       engines: { vscode: '^1.90.0' },
       main: './extension.js',
       activationEvents: [],
-      contributes: { commands: [{ command: 'reinsBenchFloor.open', title: FLOOR_COMMAND }] },
+      contributes: {
+        commands: [
+          { command: 'reinsBenchFloor.open', title: FLOOR_COMMAND },
+          { command: 'reinsBenchFloor.heap', title: HEAP_COMMAND },
+        ],
+      },
     }),
   );
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-floor'"><title>floor</title></head>
@@ -120,6 +128,15 @@ exports.activate = (context) => {
     const panel = vscode.window.createWebviewPanel('reinsBenchFloor', 'Floor', vscode.ViewColumn.Active, { enableScripts: true });
     panel.webview.onDidReceiveMessage(() => panel.webview.postMessage({ text: 'the host answered' }));
     panel.webview.html = ${JSON.stringify(html)};
+  }));
+  // The extension host's heap after full collections, written to a file the bench reads (its
+  // process is every extension's: Reins' and the built-ins'). gc() is V8's, exposed here.
+  context.subscriptions.push(vscode.commands.registerCommand('reinsBenchFloor.heap', () => {
+    require('v8').setFlagsFromString('--expose-gc');
+    const gc = require('vm').runInNewContext('gc');
+    gc(); gc();
+    const m = process.memoryUsage();
+    require('fs').writeFileSync(${JSON.stringify(hostHeapFile(scratch))}, JSON.stringify({ heapUsed: m.heapUsed, rss: m.rss, external: m.external, arrayBuffers: m.arrayBuffers, at: Date.now() }));
   }));
 };
 `,

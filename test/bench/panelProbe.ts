@@ -20,7 +20,7 @@ export interface Page {
   waitForTimeout(ms: number): Promise<void>;
 }
 /** What launchBrowser returns, as far as the bench uses it: a TracedBrowser as it is (trace.ts). */
-interface Browser extends TracedBrowser {
+export interface Browser extends TracedBrowser {
   page: Page;
   context: TracedBrowser['context'] & { addInitScript(script: string): Promise<void> };
   close(): Promise<void>;

@@ -2,7 +2,7 @@
 // spec words each method. Build first: node scripts/esbuild.mjs --tests.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { RpcMessage } from '../fixtures/scriptedAgent/records';
@@ -89,6 +89,29 @@ describe('scripted agent: sessions', function () {
     assert.equal((await second.request('session/new', { cwd, mcpServers: [] })).result.sessionId, 'sess-2');
     const unknown = await second.request('session/load', { sessionId: 'nope', cwd, mcpServers: [] });
     assert.deepEqual(unknown.error, { code: -32002, message: 'Resource not found', data: 'unknown session nope' });
+  });
+
+  it("replayHold: that session's replay waits halfway until the file exists, having said so", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'reins-book-'));
+    const file = path.join(dir, 's.jsonl');
+    const go = path.join(dir, 'go');
+    const first = agent({ sessions: { load: true, file }, prompts: [{ steps: [{ text: 'Hi there', chunk: 3 }] }] });
+    await first.request('initialize', { protocolVersion: 1 });
+    const { sessionId } = (await first.request('session/new', { cwd, mcpServers: [] })).result;
+    await first.request('session/prompt', { sessionId, prompt: prompt('Hello') });
+
+    const second = agent({ sessions: { load: true, file, replayHold: { sessionId, after: 2, file: go } }, prompts: [{ steps: [] }] });
+    await second.request('initialize', { protocolVersion: 1 });
+    const loaded = second.request('session/load', { sessionId, cwd, mcpServers: [] });
+    const updates = () => second.messages.filter((m) => m.method === 'session/update').length;
+    for (let i = 0; i < 200 && !existsSync(`${go}.held`); i++) await sleep(10);
+    assert.ok(existsSync(`${go}.held`), 'it said it holds');
+    await sleep(200);
+    // The hold taken away (not awaited), this printed "AssertionError: no update while held … 5 !== 2".
+    assert.equal(updates(), 2, 'no update while held');
+    writeFileSync(go, '');
+    assert.equal((await loaded).result, null);
+    assert.equal(updates(), 5);
   });
 
   it('list pages with an opaque cursor and refuses one it did not give', async () => {
