@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { whenBusySetting } from '../config';
-import { assertNever, type CarriedState, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
+import { assertNever, type CarriedState, type GivenBack, type HostToWebview, type PanelAction, type WebviewToHost } from '../shared/messages';
 import { checkLink } from './linkCheck';
 import { Outbox } from './outbox';
 import { editorSurface, type Surface } from './surface';
@@ -15,6 +15,7 @@ import { answerElicitation } from './elicitationAnswer';
 import { checkWebviewMessage, MAX_TEXT } from './webviewInput';
 import { TranscriptSender } from './transcriptSender';
 import { renderHtml } from './panelHtml';
+import { PageSnapshots } from './pageSnapshot';
 import type { PanelConversation } from './panelConversation';
 
 export const PANEL_VIEW_TYPE = 'reins.panel';
@@ -24,6 +25,8 @@ const HOST_ID = randomBytes(8).toString('hex');
 export class PanelHost<C extends PanelConversation = PanelConversation> implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private ready = false;
+  /** The snapshot written into the page, and whether a document that says `ready` has what it must show. */
+  private readonly page = new PageSnapshots();
   /** Batches and snapshots what is posted (see outbox.ts). */
   private readonly outbox: Outbox;
   /** What of the transcript the webview gets: pages, ops, a load's replay in one snapshot (transcriptSender.ts). */
@@ -94,14 +97,13 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   private constructor(
     readonly surface: Surface,
     readonly conversation: C,
-    extensionUri: vscode.Uri,
+    private readonly extensionUri: vscode.Uri,
     private readonly runAction: (action: PanelAction, arg?: string) => void,
     /** Given to the first snapshot: the new document takes the draft and scroll of the old place. */
     private carried?: CarriedState,
   ) {
     this.uiState = carried;
     const webview = surface.webview;
-    webview.html = renderHtml(webview, extensionUri);
     this.outbox = new Outbox((message) => void webview.postMessage(message));
     this.sender = new TranscriptSender(
       conversation.transcript,
@@ -114,11 +116,15 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       surface.onDidDispose(() => this.onPanelClosed()),
       surface.onDidChangeVisibility(() => {
         // A hidden webview is torn down; it posts `ready` again when shown.
-        if (!surface.visible) this.ready = false;
+        if (surface.visible) return;
+        this.ready = false;
+        // Its next document would draw the page's snapshot, from before, until a new one came.
+        if (this.page.inPage) this.setPage(false);
       }),
       conversation.onDidChange(() => this.onStatusChange()),
       conversation.transcript.onOp((op) => this.sender.onOp(op)),
       conversation.transcript.onReplay((on) => {
+        if (!this.ready) this.page.missed();
         if (on) return this.sender.replayStarted();
         if (this.ready) this.outbox.clear(); // the snapshot supersedes what was queued before the replay
         this.sender.replayEnded(this.ready);
@@ -133,6 +139,26 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
       // reins.whenBusy changed: Enter while busy follows it at once.
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('reins.whenBusy') && this.onStatusChange()),
     );
+    // A document out of sight is not made yet: it asks for its snapshot when shown. A move
+    // (`carried`) has its snapshot on `ready`, which takes the carried draft and place.
+    this.setPage(surface.visible && !carried);
+  }
+
+  /** Sets the page; `withSnapshot`: the conversation as it is now written into it (pageSnapshot.ts). */
+  private setPage(withSnapshot: boolean): void {
+    const webview = this.surface.webview;
+    const first = withSnapshot ? { id: randomBytes(8).toString('hex'), message: this.snapshot() } : undefined;
+    this.page.written(first?.id);
+    webview.html = renderHtml(webview, this.extensionUri, first);
+  }
+
+  /**
+   * The whole state for a new document: the newest page only (the webview asks for the rest,
+   * transcriptPages.ts); `folder`: the webview keeps it in its state, so that a reload brings it
+   * back to this folder.
+   */
+  private snapshot(extra?: { input?: GivenBack; carried?: CarriedState; keepPlace?: true }): Extract<HostToWebview, { type: 'snapshot' }> {
+    return { type: 'snapshot', status: this.conversation.status(), ...this.sender.newestPage(), ...extra, folder: this.conversation.key, host: HOST_ID };
   }
 
   get kind(): Surface['kind'] {
@@ -168,22 +194,18 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   private onMessage(m: WebviewToHost): void {
     switch (m.type) {
       case 'ready': {
+        // The snapshot written into this document's page, and nothing since: it has everything.
+        const current = this.page.ready(m.first);
         this.ready = true;
         this.outbox.clear(); // the snapshot supersedes anything queued for the old document
         const input = this.conversation.input.take();
         const carried = this.carried;
         this.carried = undefined;
-        // `folder`: the webview keeps it in its state, so that a reload brings it back to this folder.
-        // The newest page only: the webview asks for the rest (transcriptPages.ts).
-        this.post({
-          type: 'snapshot',
-          status: this.conversation.status(),
-          ...this.sender.newestPage(),
-          input,
-          folder: this.conversation.key,
-          carried,
-          host: HOST_ID,
-        });
+        // After a page's snapshot, this one replaces the same conversation in the same document:
+        // the reader stays at the place that one settled (a reload's, from the webview state),
+        // which a plain snapshot would take to the end (the reload smoke: "scrolled to 1928 of 1928").
+        const keepPlace = m.first !== undefined ? ({ keepPlace: true } as const) : {};
+        if (!current || input || carried) this.post(this.snapshot({ input, carried, ...keepPlace }));
         this.sentFirst();
         return;
       }
@@ -253,6 +275,7 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
   }
 
   private post(message: HostToWebview): void {
+    if (!this.ready) this.page.missed();
     if (!this.ready || this.disposed) return; // the snapshot on `ready` carries everything
     this.outbox.post(message);
   }

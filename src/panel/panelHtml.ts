@@ -1,5 +1,6 @@
 // The panel's page: a strict CSP (one nonce for its scripts and its styles, local resources
-// only), a first script that says `ready`, the stylesheet and the bundle.
+// only), the conversation as it was when the page was made (PageSnapshot), a first script that
+// says `ready`, the stylesheet and the bundle.
 //
 // The bundle and the stylesheet are written into the page, not named by it. A webview fetches a
 // named file through its service worker, which asks the workbench, which reads it from the
@@ -16,13 +17,18 @@ import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { inlineScript, inlineStyles } from './inlineAssets';
+import { dataBlock, type PageSnapshot } from './pageSnapshot';
+
+/** The element id of the page's snapshot (PageSnapshot). */
+const FIRST_ID = 'reins-first';
 
 /**
  * Says `ready` before the stylesheet and the bundle run, keeping what the host posts until the
  * bundle takes over (media/webview/vscodeApi.ts), so that the snapshot's way here overlaps the
- * bundle's start instead of following it.
+ * bundle's start instead of following it. A snapshot written into the page (pageSnapshot.ts) is
+ * kept first, and `ready` names it.
  */
-const BOOT = `window.reinsBoot=(()=>{const api=acquireVsCodeApi();const early=[];const keep=(e)=>early.push(e.data);window.addEventListener('message',keep);api.postMessage({type:'ready'});return{api,early,stop:()=>window.removeEventListener('message',keep)};})();`;
+const BOOT = `window.reinsBoot=(()=>{const api=acquireVsCodeApi();const early=[];const f=document.getElementById('${FIRST_ID}');let first;if(f){const m=JSON.parse(f.textContent);first=m.id;early.push(m.message);performance.mark('reins:page-snapshot');}const keep=(e)=>early.push(e.data);window.addEventListener('message',keep);api.postMessage(first?{type:'ready',first}:{type:'ready'});return{api,early,stop:()=>window.removeEventListener('message',keep)};})();`;
 
 /** The codicons' font, which dist/webview.css names (@vscode/codicons). */
 const FONT = 'codicon.ttf';
@@ -52,7 +58,7 @@ function inlineAssets(dist: vscode.Uri, base: string): Assets | undefined {
   }
 }
 
-export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri, first?: PageSnapshot): string {
   const nonce = randomBytes(16).toString('base64');
   const dist = vscode.Uri.joinPath(extensionUri, 'dist');
   const base = webview.asWebviewUri(dist).toString();
@@ -76,7 +82,7 @@ export function renderHtml(webview: vscode.Webview, extensionUri: vscode.Uri): s
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<script nonce="${nonce}">${BOOT}</script>
+${first ? `<script type="application/json" id="${FIRST_ID}">${dataBlock(first)}</script>\n` : ''}<script nonce="${nonce}">${BOOT}</script>
 ${styles}
 <title>Reins</title>
 </head>

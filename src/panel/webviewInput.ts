@@ -45,7 +45,7 @@ const ACTIONS: Record<PanelAction, true> = {
 const BUSY_CHOICES: Record<BusyChoice, true> = { queue: true, steer: true, stopAndSend: true };
 
 const CHECKS: Record<WebviewToHost['type'], Check> = {
-  ready: () => undefined,
+  ready: (m) => optional(m, 'first', () => text(m, 'first', MAX_SHORT)),
   earlier: (m) => text(m, 'before', MAX_SHORT),
   stop: () => undefined,
   send: (m) =>

@@ -7,6 +7,8 @@ import type { UrlView } from './elicitationUrl';
 // Protocol: the webview posts `ready` once its script has run; the host answers with
 // `snapshot` (the whole state) and only then streams the incremental messages. A webview
 // that is hidden and shown again (or reloaded) posts `ready` again and gets a new snapshot.
+// A page may carry its first snapshot written in (src/panel/panelHtml.ts PageSnapshot): its
+// `ready` names it, and the host answers with a snapshot only if anything changed since.
 
 /** The turn's state as the user sees it; derived on the host from the turn machine. */
 export type TurnPhase =
@@ -308,7 +310,8 @@ export type HostToWebview =
   | { type: 'batch'; messages: HostToWebview[] };
 
 export type WebviewToHost =
-  | { type: 'ready' }
+  /** `first`: the id of the snapshot written into this document's page, which it has drawn (panelHtml.ts PageSnapshot). */
+  | { type: 'ready'; first?: string }
   /** The page before `before` (the first entry the webview holds): answered by `earlier`. */
   | { type: 'earlier'; before: string }
   /** `files`: URIs the user attached with `@` (FileMatch.uri). `whenBusy`: what to do if a turn runs (default: reins.whenBusy). */

@@ -167,6 +167,10 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         .first()
         .waitFor({ timeout: timeoutMs }),
     );
+    // Sabotage (no snapshot written into the page, panelHost.ts setPage(false)), this printed: step
+    // "drawn from its page's own snapshot…" failed: the page's own snapshot was not drawn first:
+    // {"page":0,"first":{"entries":5,"earlier":0}}.
+    await step("drawn from its page's own snapshot, not one asked of the extension host", () => drewPageSnapshot(frame));
     await step('the answered permission inside its tool card, not on its own', async () => {
       await frame.locator('.entry.tool .entry.permission.nested .permission-answer').first().waitFor({ timeout: 10_000 });
       const loose = await frame.locator('.entry.permission:not(.nested)').count();
@@ -196,6 +200,7 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
       await frame.locator('.entry.notice', { hasText: 'Resumed the session' }).first().waitFor({ timeout: 10_000 });
     });
     // Sabotage (the first snapshot sticking to the end instead of settle()): "scrolled to 1648 of 1648, want the top".
+    // The same with the snapshot after a page's own one not keeping the place (panelHost.ts keepPlace): "scrolled to 1928 of 1928".
     await step('its scroll position (the top, not the end)', async () => {
       const pos = await frame.evaluate(() => {
         const s = document.querySelector('main.scroller');
@@ -244,6 +249,7 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
         .waitFor({ timeout: timeoutMs });
       return tab;
     });
+    await step("the tab too drawn from its page's own snapshot", () => drewPageSnapshot(frame));
     // Sabotage (main.ts ignoring lostQueue), this printed: step "the queued prompt is back in the
     // input box, unsent, and the queue is gone" failed after 30.1 s: the input holds "", want the queued prompt
     await step('the queued prompt is back in the input box, unsent, and the queue is gone', async () => {
@@ -328,6 +334,18 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
     rmSync(workspace, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The page's own snapshot (src/panel/pageSnapshot.ts) drawn first, the transcript in it: the
+ * document did not wait for its extension host, which a reload keeps busy starting every extension.
+ */
+async function drewPageSnapshot(frame) {
+  const got = await frame.evaluate(() => ({
+    page: performance.getEntriesByName('reins:page-snapshot').length,
+    first: performance.getEntriesByName('reins:snapshot')[0]?.detail ?? null,
+  }));
+  if (got.page !== 1 || !got.first || got.first.entries < 1) throw new Error(`the page's own snapshot was not drawn first: ${JSON.stringify(got)}`);
 }
 
 runStandalone(import.meta.url, 'reload-smoke', runReloadSmoke);
