@@ -34,6 +34,7 @@ const PURE_FILES = [
   'src/persistence/sessionStore.ts',
   'src/panel/linkCheck.ts',
   'src/panel/outbox.ts',
+  'src/panel/pageSnapshot.ts',
   'src/panel/panelStatus.ts',
   'src/panel/webviewInput.ts',
   'src/conversation/userText.ts',
