@@ -2,7 +2,7 @@
 // `REINS_BENCH_TRACE=<dir>` makes the webview:scroll group write `<dir>/<name>.json` (open it in
 // Chrome's Performance panel or https://ui.perfetto.dev, or summarise it with
 // `node scripts/traceSummary.mjs <file>`). Off by default: tracing itself slows the frames down.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** The part of Playwright's CDPSession this uses. */
@@ -47,6 +47,8 @@ export async function traced<T>(browser: TracedBrowser, name: string, work: () =
   if (process.env.REINS_BENCH_PROFILE) return profiled(browser, name, process.env.REINS_BENCH_PROFILE, work);
   const dir = process.env.REINS_BENCH_TRACE;
   if (!dir) return work();
+  // A folder not made yet is made: without it the group failed after its opens (ENOENT).
+  mkdirSync(dir, { recursive: true });
   const events: unknown[] = [];
   let complete: Promise<void> | undefined;
   return recording(browser, work, {
@@ -88,6 +90,7 @@ interface CpuProfile {
 }
 
 async function profiled<T>(browser: TracedBrowser, name: string, dir: string, work: () => Promise<T>): Promise<T> {
+  mkdirSync(dir, { recursive: true });
   return recording(browser, work, {
     start: async (cdp) => {
       await cdp.send('Profiler.enable');
