@@ -8,7 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
-import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild } from './agents';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild, repo } from './agents';
 import { hasGc, now, printTable, record, rows } from './harness';
 import { benchBusy } from './busy';
 import { benchCheckpoint } from './checkpoint';
@@ -103,7 +105,7 @@ async function main(): Promise<number> {
   for (const [name, run] of benches) {
     if (only && ![...only].some((o) => name.startsWith(o))) continue;
     try {
-      await run();
+      await withinCap(run);
     } catch (error) {
       record({ name, reins: 'error', baseline: '-', ratio: undefined, target: 'runs', pass: false, note: String((error as Error)?.stack ?? error) });
     }
@@ -113,6 +115,31 @@ async function main(): Promise<number> {
   const failed = rows.filter((r) => r.pass === false);
   console.log(`\n${rows.length} rows, ${failed.length} failed, ${((now() - started) / 1000).toFixed(1)} s`);
   return failed.length > 0 ? 1 : 0;
+}
+
+/**
+ * A group with no result within GROUP_MINUTES is recorded as an error, the browsers and
+ * code-servers it started are stopped, and the run goes on to the next group. One `long` run in
+ * ten hung for 9 minutes in Playwright's `keyboard.press`, which has no timeout of its own.
+ * `REINS_BENCH_GROUP_MINUTES` changes the cap (a full-size group takes 1-4 minutes here). Tried
+ * with a cap of 0.5 min on `--only long`: when `long:memory` began, nothing of `long` ran but its
+ * agent's watchdog finishing and 5 exited processes; without `cleanupAll`, 17 of its browser's and
+ * code-server's processes still ran beside the next group.
+ */
+const GROUP_MINUTES = Number(process.env.REINS_BENCH_GROUP_MINUTES ?? 20);
+async function withinCap(run: () => Promise<unknown>): Promise<void> {
+  const work = run();
+  let timer: NodeJS.Timeout | undefined;
+  const cap = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), GROUP_MINUTES * 60_000)));
+  try {
+    if ((await Promise.race([work, cap])) !== 'hung') return;
+  } finally {
+    clearTimeout(timer);
+  }
+  work.catch(() => undefined); // it fails once its browser is stopped: nothing left to report
+  const host = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as { cleanupAll(): Promise<void> };
+  await host.cleanupAll();
+  throw new Error(`no result within ${GROUP_MINUTES} min: hung (the browsers and code-servers it started are stopped)`);
 }
 
 // A benchmark that hangs (an agent that never answers) must not hang the run. A full run on a
