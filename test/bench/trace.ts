@@ -44,11 +44,12 @@ export const LIGHT_CATEGORIES = CATEGORIES.split(',')
  * share the renderer's main thread); else just runs it.
  */
 export async function traced<T>(browser: TracedBrowser, name: string, work: () => Promise<T>, categories = CATEGORIES): Promise<T> {
-  if (process.env.REINS_BENCH_PROFILE) return profiled(browser, name, process.env.REINS_BENCH_PROFILE, work);
-  const dir = process.env.REINS_BENCH_TRACE;
+  const profile = process.env.REINS_BENCH_PROFILE;
+  const dir = profile || process.env.REINS_BENCH_TRACE;
   if (!dir) return work();
   // A folder not made yet is made: without it the group failed after its opens (ENOENT).
   mkdirSync(dir, { recursive: true });
+  if (profile) return profiled(browser, name, profile, work);
   const events: unknown[] = [];
   let complete: Promise<void> | undefined;
   return recording(browser, work, {
@@ -90,7 +91,6 @@ interface CpuProfile {
 }
 
 async function profiled<T>(browser: TracedBrowser, name: string, dir: string, work: () => Promise<T>): Promise<T> {
-  mkdirSync(dir, { recursive: true });
   return recording(browser, work, {
     start: async (cdp) => {
       await cdp.send('Profiler.enable');
