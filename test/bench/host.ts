@@ -4,8 +4,8 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { repo } from './agents';
+import { loadCodeServerLib } from './panelProbe';
 import type { HostSamples } from './hostSuite.entry';
 import { fmtSpread, median, record } from './harness';
 
@@ -43,7 +43,7 @@ function bareExtension(dir: string, name: string): string {
 
 /** Starts code-server, runs the suite once in a fresh extension host, returns its samples. */
 async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000): Promise<HostSamples> {
-  const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as CodeServerLib;
+  const lib = await loadCodeServerLib<CodeServerLib>();
   const suite = path.join(repo, 'out', 'test', 'bench', 'hostSuite.entry.js');
   if (!existsSync(suite)) throw new Error(`${suite} is missing: run \`node scripts/esbuild.mjs --tests\` first`);
   const scratch = mkdtempSync(path.join(tmpdir(), 'reins-bench-host-'));

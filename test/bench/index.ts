@@ -8,10 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild, repo } from './agents';
+import { agentJs, benchEndToEnd, benchMemory, benchStop, memoryChild } from './agents';
 import { hasGc, now, printTable, record, rows } from './harness';
+import { loadCodeServerLib } from './panelProbe';
 import { benchBusy } from './busy';
 import { benchCheckpoint } from './checkpoint';
 import { benchActivation, benchHost } from './host';
@@ -137,7 +136,7 @@ async function withinCap(run: () => Promise<unknown>): Promise<void> {
     clearTimeout(timer);
   }
   work.catch(() => undefined); // it fails once its browser is stopped: nothing left to report
-  const host = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as { cleanupAll(): Promise<void> };
+  const host = await loadCodeServerLib();
   await host.cleanupAll();
   throw new Error(`no result within ${GROUP_MINUTES} min: hung (the browsers and code-servers it started are stopped)`);
 }

@@ -17,12 +17,11 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { percentile, record } from './harness';
 import { emptyFile, endMarker, writeSession, type WrittenSession } from './longSession';
 import { benchExtensions, HEAP_COMMAND, hostHeapFile, lastAgentHas, POLL_MS, openFloor, reopenMedian, runsOf } from './longOpen';
-import { collectHeap, command, fmt, gaps, openProbedPanel, OWN_RENDERER, PROBE, type Frame, type Page } from './panelProbe';
+import { collectHeap, command, fmt, gaps, loadCodeServerLib, openProbedPanel, OWN_RENDERER, PROBE, type Frame, type Page } from './panelProbe';
 import { reload, type ReloadLib } from './longReload';
 import { LIGHT_CATEGORIES, traced } from './trace';
 import { split, STREAM_CHUNKS, STREAM_PER_SECOND, streams, typeIdle, type Streamed } from './longStream';
@@ -162,7 +161,7 @@ const heapMb = (frame: Frame) => frame.evaluate<number>('performance.memory.used
 
 export async function benchLongReplay(turns: number, baseTurns = 10): Promise<void> {
   console.log(`\nlong. A ${turns}-turn session (${turns * 400} updates) replayed into the real panel by session/load, against ${baseTurns} turns`);
-  const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as Lib;
+  const lib = await loadCodeServerLib<Lib>();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'reins-bench-long-'));
   const workspace = path.join(scratch, 'ws');
   cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });

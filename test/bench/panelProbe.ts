@@ -3,6 +3,8 @@
 // the webview's frame and counts, per window of time: animation frames, renders (mutations of
 // #transcript), how late a 4 ms timer fires (the longest task: a `longtask` observer sees nothing
 // in a webview frame), and the renderer's heap at each stall.
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { TracedBrowser } from './trace';
 import { repo } from './agents';
 import { median, percentile } from './harness';
@@ -34,6 +36,11 @@ export interface CodeServerLib {
   focusWorkbench(page: Page): Promise<void>;
   findWebviewFrame(page: Page, selector: string, timeoutMs: number, pollMs?: number): Promise<Frame>;
   cleanupAll(): Promise<void>;
+}
+
+/** test/host/codeServer.mjs, the smokes' driver of code-server and Chromium (an ES module, so loaded at run time), typed as the caller uses it. */
+export async function loadCodeServerLib<T = CodeServerLib>(): Promise<T> {
+  return (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as T;
 }
 
 /** What the probe hands back for one window of time. */

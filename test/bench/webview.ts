@@ -11,13 +11,24 @@
 import { closeSync, cpSync, existsSync, fstatSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { cpuBetween, formatCpu, sampleCpu } from './procCpu';
 import { SAMPLE_MS, sampleRenderers, shareOf, type SchedSampler, type StallShare } from './schedStall';
 import { traced } from './trace';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
-import { collectHeap, fmt, gaps, openProbedPanel, OWN_RENDERER, READ, RESET, type CodeServerLib, type Collected, type Window } from './panelProbe';
+import {
+  collectHeap,
+  fmt,
+  gaps,
+  loadCodeServerLib,
+  openProbedPanel,
+  OWN_RENDERER,
+  READ,
+  RESET,
+  type CodeServerLib,
+  type Collected,
+  type Window,
+} from './panelProbe';
 import { nth } from '../support/helpers';
 
 // The issue's targets (issue 11, group 5).
@@ -53,7 +64,7 @@ export async function benchWebview(seconds: number, perSecond: number, idleSecon
   console.log(
     `\n5. Streaming into the real webview (code-server + Chromium, the panel ${OWN_RENDERER ? 'in a renderer of its own: REINS_BENCH_OWN_RENDERER' : "in the workbench's renderer"}): ${count} chunks at ${perSecond}/s, against the idle panel (${idleSeconds} s); ${runs} runs`,
   );
-  const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as CodeServerLib;
+  const lib = await loadCodeServerLib();
   const results: StreamRun[] = [];
   try {
     for (let i = 0; i < runs; i++) {

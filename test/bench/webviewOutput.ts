@@ -13,10 +13,9 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
-import { collectHeap, fmt, gaps, openProbedPanel, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
+import { collectHeap, fmt, gaps, loadCodeServerLib, openProbedPanel, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
 import { cpuBetween, formatCpu, sampleCpu } from './procCpu';
 import { sampleRenderers, shareOf, type SchedSampler, type StallShare } from './schedStall';
 import { nth } from '../support/helpers';
@@ -88,7 +87,7 @@ function machineTicks(): { busy: number; total: number } {
 
 export async function benchWebviewOutput(runs: number): Promise<void> {
   console.log(`\n5. Huge tool output in the real webview (code-server + Chromium): ${CASES.map((c) => c.name).join('; ')}; ${runs} runs`);
-  const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as CodeServerLib;
+  const lib = await loadCodeServerLib();
   const results: Seen[][] = [];
   try {
     for (let i = 0; i < runs; i++) {

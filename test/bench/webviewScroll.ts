@@ -13,12 +13,11 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 import { READIED_MARK } from '../../media/webview/groupWarmer';
 import { traced } from './trace';
-import { fmt, gaps, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
+import { fmt, gaps, loadCodeServerLib, openProbedPanel, PROBE, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
 
 // The issue's target: scrolling a long transcript is as smooth as a short one (within 2×) and
 // never slower than 20 frames a second at its p99.
@@ -175,7 +174,7 @@ export async function benchWebviewScroll(turns: number, shortTurns: number): Pro
   console.log(
     `\nwebview:scroll. A long transcript in the real webview: ${turns} turns against ${shortTurns}, scrolled bottom → top → bottom (${SCROLL_FRAMES} frames each way)`,
   );
-  const lib = (await import(pathToFileURL(path.join(repo, 'test', 'host', 'codeServer.mjs')).href)) as CodeServerLib;
+  const lib = await loadCodeServerLib();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'reins-bench-scroll-'));
   const workspace = path.join(scratch, 'ws');
   cpSync(path.join(repo, 'test', 'fixtures', 'workspace'), workspace, { recursive: true });
