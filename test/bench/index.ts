@@ -14,6 +14,7 @@ import { loadCodeServerLib } from './panelProbe';
 import { benchBusy } from './busy';
 import { benchCheckpoint } from './checkpoint';
 import { benchActivation, benchHost } from './host';
+import { benchWelcome } from './welcome';
 import { benchLifeline } from './lifeline';
 import { benchLongMemory } from './longMemory';
 import { benchLongReplay } from './longReplay';
@@ -88,6 +89,7 @@ async function main(): Promise<number> {
     ['busy', () => benchBusy([200, 1800, 3800], quick ? 1 : 3)],
     ['host', () => benchHost(quick ? 5 : 20, quick ? 1_000 : 10_000)],
     ['activation', () => benchActivation(quick ? 2 : 5)],
+    ['activation:welcome', () => benchWelcome(quick ? 1 : 3)],
     ['markdown', () => benchMarkdownStream(quick ? 2 : 10, 5_000, quick ? 3 : 9)],
     ['webview', () => benchWebview(quick ? 2 : 10, 5_000, quick ? 2 : 10, quick ? 1 : 3)],
     ['webview:scroll', () => benchWebviewScroll(quick ? 300 : 3_000, 7)],
