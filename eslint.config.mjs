@@ -32,6 +32,7 @@ const PURE_FILES = [
   'src/persistence/savedTranscript.ts',
   'src/persistence/saveSchedule.ts',
   'src/persistence/sessionStore.ts',
+  'src/persistence/transcriptFile.ts',
   'src/panel/linkCheck.ts',
   'src/panel/outbox.ts',
   'src/panel/pageSnapshot.ts',

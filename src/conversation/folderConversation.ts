@@ -93,7 +93,7 @@ export class FolderConversation implements vscode.Disposable {
   ) {
     this.answers = new Answers({ transcript: this.transcript, inSight: () => sight.inSight(), notify: notification, act: (a) => sight.act(a) });
     this.signIn = new SignIn(this, extension, log);
-    this.keeper = new SessionKeeper(this, extension.workspaceState, log);
+    this.keeper = new SessionKeeper(this, extension, log);
     this.checkoutAdmission = locks && new CheckoutAdmission(locks, folder.uri.fsPath, log);
     this.line =
       this.checkoutAdmission &&

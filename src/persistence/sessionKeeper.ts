@@ -1,7 +1,7 @@
 // One folder's sessions across processes and windows: the folder's last session is reopened
 // (session/load or session/resume, sessionSwitch.ts) after a window reload, Restart Agent and
 // a crash (restarted by itself at most 4 times in 3 minutes, then the user is asked); the
-// transcript is kept in the workspace's storage, bounded, for the next window; agents that can
+// transcript is kept in a file of the workspace's storage folder, bounded, for the next window; agents that can
 // reopen but not list get Reins' own list of the sessions it made (sessionStore.ts); and
 // `reins.loadSession` / `reins.listSessions` / `reins.deleteSession` are carried out here.
 // FolderConversation owns one and calls it at the few places where a session starts or ends.
@@ -14,6 +14,7 @@ import { SaveSchedule } from './saveSchedule';
 import { restorable, saveNewest } from './savedTranscript';
 import { newestFirst, type ListedSession } from '../runtime/sessionList';
 import { SessionStore } from './sessionStore';
+import { TranscriptFile, TranscriptKey, transcriptPath, type KeptTranscript } from './transcriptFile';
 import type { ReopenRequest, SessionOpened } from '../runtime/sessionSwitch';
 import type { Transcript } from '../runtime/transcript';
 import type { NoticeAction, NoticeLevel, TranscriptEntry } from '../shared/messages';
@@ -36,7 +37,8 @@ export interface KeptFolder {
 export class SessionKeeper implements vscode.Disposable {
   readonly store: SessionStore;
   readonly crashes = new RestartBudget();
-  private readonly transcriptKey: string;
+  /** Where the transcript is kept for the next window (transcriptFile.ts). */
+  private readonly kept: KeptTranscript;
   /** The next start opens this session (reins.loadSession with no agent running). */
   private nextReopen: ReopenRequest | undefined;
   /** reins.loadSession: the session asked for is another conversation; what is shown goes. */
@@ -55,13 +57,13 @@ export class SessionKeeper implements vscode.Disposable {
 
   constructor(
     private readonly folder: KeptFolder,
-    private readonly storage: vscode.Memento,
+    context: Pick<vscode.ExtensionContext, 'workspaceState' | 'storageUri'>,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.store = new SessionStore(storage, folder.key);
-    this.transcriptKey = `reins.transcript:${folder.key}`;
+    this.store = new SessionStore(context.workspaceState, folder.key);
+    this.kept = keptTranscript(context, folder.key, log);
     // The conversation as the last window left it; a load's replay replaces it later.
-    const saved = restorable(storage.get(this.transcriptKey));
+    const saved = restorable(this.kept.read());
     if (saved.length > 0 && folder.transcript.entries.length === 0) folder.transcript.restore(saved);
     this.subscriptions.add(folder.transcript.onOp((op) => this.saves.changed(op)));
   }
@@ -316,8 +318,27 @@ export class SessionKeeper implements vscode.Disposable {
 
   private saveNow(): void {
     const transcript = this.folder.transcript;
-    void this.storage
-      .update(this.transcriptKey, transcript.length > 0 ? saveNewest(transcript) : undefined)
-      .then(undefined, (error: unknown) => this.log.warn(`could not keep the transcript of ${this.folder.folder.name}: ${(error as Error)?.message ?? error}`));
+    const failed = (error: unknown) => this.log.warn(`could not keep the transcript of ${this.folder.folder.name}: ${(error as Error)?.message ?? error}`);
+    try {
+      void Promise.resolve(this.kept.write(transcript.length > 0 ? saveNewest(transcript) : undefined)).then(undefined, failed);
+    } catch (error) {
+      failed(error);
+    }
   }
+}
+
+/**
+ * A folder's kept transcript: a file in the workspace's storage folder when that folder is on the
+ * extension host's own disk (`file:`; transcriptFile.ts says why not workspaceState), where an
+ * earlier version's key is read once and cleared; else (no workspace storage) that key.
+ */
+function keptTranscript(
+  context: Pick<vscode.ExtensionContext, 'workspaceState' | 'storageUri'>,
+  folderKey: string,
+  log: vscode.LogOutputChannel,
+): KeptTranscript {
+  const legacy = { kv: context.workspaceState, key: `reins.transcript:${folderKey}` };
+  const dir = context.storageUri;
+  if (dir?.scheme !== 'file') return new TranscriptKey(legacy.kv, legacy.key);
+  return new TranscriptFile(transcriptPath(dir.fsPath, folderKey), legacy, (message) => log.warn(message));
 }

@@ -13,7 +13,7 @@
 // only load (no resume): its replay must leave the reader where they were scrolled, not at the end.
 //
 // Standalone: `node test/host/reloadSmoke.mjs` (needs dist/ built). Screenshots in test-results/.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,7 @@ import {
   stepper,
   workbenchUrl,
 } from './codeServer.mjs';
-import { waitForStored, webviewStates } from './workbenchStorage.mjs';
+import { storedItems, waitForStored, webviewStates } from './workbenchStorage.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const resultsDir = join(repo, 'test-results');
@@ -47,6 +47,29 @@ const EXTENSION_ID = 'reins-dev.reins';
 /** The saved state of the Reins view, and of the conversation's editor tab, in the workbench's storage. */
 const viewState = (items) => webviewStates(items).find((w) => w.where === 'view:reins.view')?.state;
 const tabState = (items) => webviewStates(items).find((w) => w.where === 'editor:reins.panel')?.state;
+/**
+ * Waits until the extension host's kept transcript (a file of Reins' workspace storage folder, on
+ * the server: code-server's user data) holds `text`.
+ */
+async function waitForKeptTranscript(server, text, timeoutMs = 30_000) {
+  const root = join(server.scratch, 'user-data', 'User', 'workspaceStorage');
+  const files = () =>
+    (existsSync(root) ? readdirSync(root) : [])
+      .map((w) => join(root, w, EXTENSION_ID, 'transcripts'))
+      .filter((d) => existsSync(d))
+      .flatMap((d) => readdirSync(d).map((f) => join(d, f)));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = files();
+    if (found.some((f) => readFileSync(f, 'utf8').includes(text))) return;
+    if (Date.now() > deadline) {
+      const what = found.length ? `${found.length} file(s) without ${JSON.stringify(text)}` : `no file under ${root}`;
+      throw new Error(`the extension host's kept transcript: ${what} within ${timeoutMs / 1000} s`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 /** A saved state scrolled to the top by the reader (the checks after the reload allow 50 px). */
 const atTop = (state) => state?.scroll?.following === false && state.scroll.top <= 50;
 
@@ -144,14 +167,15 @@ export async function runReloadSmoke({ server, extensionDevelopmentPath = repo, 
       // the browser workbench writes webview states to its storage every 5 s, and its write at
       // unload does not always finish (a first run kept "a draft typed before the re"): the
       // reload waits until both are there (it waited 6 s before).
-      await waitForStored(
-        page,
-        "the view's draft and scroll position, and the host's kept transcript",
-        (items) =>
-          viewState(items)?.draft === DRAFT &&
-          atTop(viewState(items)) &&
-          items.some((i) => i.key === EXTENSION_ID && i.value.includes(`Line ${LINES} of the story.`)),
-      );
+      await waitForStored(page, "the view's draft and scroll position", (items) => viewState(items)?.draft === DRAFT && atTop(viewState(items)));
+      await waitForKeptTranscript(server, `Line ${LINES} of the story.`);
+      // Kept in a file by the extension host, not in workspaceState: each of its updates would send
+      // the whole transcript into the workbench's renderer (src/persistence/transcriptFile.ts).
+      // Sabotage (keptTranscript() always a TranscriptKey): "the extension host's kept transcript:
+      // no file under …/workspaceStorage within 30 s".
+      const items = await storedItems(page);
+      if (items.some((i) => i.key === EXTENSION_ID && i.value.includes('reins.transcript:')))
+        throw new Error("the kept transcript is in the workbench's storage (workspaceState), not only in its file");
     });
     await page.screenshot({ path: join(resultsDir, 'reload-before.png') });
 
