@@ -1,13 +1,13 @@
 // Asks the host for the transcript's older entries, a page at a time (src/panel/transcriptPages.ts
-// says why a long transcript comes newest first): in idle time while no turn runs, until the panel
-// holds everything (Find in the panel reaches only what is in its DOM), and at once when the user
-// scrolls near the top. One request at a time; the answer (`earlier`) is checked against the
-// entry it was asked before, so a snapshot in between makes it moot.
+// says why a long transcript comes newest first): in idle time while no turn runs and the user is
+// not typing, until the panel holds everything (Find in the panel reaches only what is in its
+// DOM), and at once when the user scrolls near the top. One request at a time; the answer
+// (`earlier`) is checked against the entry it was asked before, so a snapshot in between makes it moot.
 import type { WebviewToHost } from '../../src/shared/messages';
 
 /** Near the top: within this many screen heights of it, the next page is asked for at once. */
 const NEAR_TOP_SCREENS = 2;
-/** While a turn runs, idle time is the stream's: asked again this much later. */
+/** While a turn runs or the user types, idle time is theirs: asked again this much later. */
 const BUSY_RETRY_MS = 1_000;
 
 export class EarlierPages {
@@ -23,7 +23,7 @@ export class EarlierPages {
     /** The id of the first entry the panel holds. */
     private readonly first: () => string | undefined,
     private readonly post: (message: WebviewToHost) => void,
-    /** No turn running: idle time may go to older pages. */
+    /** No turn running and the user not typing (typingPause.ts): idle time may go to older pages. */
     private readonly quiet: () => boolean,
   ) {
     scroller.addEventListener('scroll', () => this.nearTop() && this.ask(), { passive: true });

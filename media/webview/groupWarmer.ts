@@ -80,6 +80,8 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
     private readonly signal: ReadySignal = markSignal,
     /** Frames are due one after another (a turn runs): only a long idle period will do (STREAMING_IDLE_MS). */
     private readonly framesDue: () => boolean = () => false,
+    /** The user is typing (typingPause.ts): nothing is readied, whatever the period. */
+    private readonly typing: () => boolean = () => false,
   ) {}
 
   /** A group that gets no more entries (or was laid out at another width): readied later, in order. */
@@ -101,11 +103,11 @@ export class GroupWarmer<G extends { readonly isConnected: boolean } = HTMLEleme
   /**
    * One group per idle callback: a group costs up to one idle period (50 ms), and input or a
    * frame that comes meanwhile waits for no more than that. While frames are due, a short period
-   * or the timeout only asks again.
+   * or the timeout only asks again, and while the user types, any period does.
    */
   private run(period?: IdlePeriod): void {
     this.handle = undefined;
-    if (this.framesDue() && (!period || period.didTimeout || period.timeRemaining() < STREAMING_IDLE_MS)) {
+    if (this.typing() || (this.framesDue() && (!period || period.didTimeout || period.timeRemaining() < STREAMING_IDLE_MS))) {
       this.handle = this.idle.request((next) => this.run(next));
       return;
     }

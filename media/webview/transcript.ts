@@ -11,6 +11,7 @@ import { el } from './dom';
 import { EarlierPages } from './earlierPages';
 import { FrameFlush } from './frameFlush';
 import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
+import { TypingPause } from './typingPause';
 import { markLate } from './lateLabel';
 import { leadingText, textPieces } from './leadingText';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
@@ -44,8 +45,16 @@ export class TranscriptView {
   private fromSnapshot = new Set<EntryView>();
   /** Applies what came and draws the batched appends, once per animation frame (frameFlush.ts). */
   private readonly flushes = new FrameFlush(() => this.flush());
+  /** Keys pressed lately: idle work waits for the user to stop typing (typingPause.ts). */
+  private readonly keys = new TypingPause(document);
   /** Closed groups, readied in idle time (groupWarmer.ts says why). */
-  private readonly warmer = new GroupWarmer(warmGroup, undefined, undefined, () => this.busy);
+  private readonly warmer = new GroupWarmer(
+    warmGroup,
+    undefined,
+    undefined,
+    () => this.busy,
+    () => this.keys.typing,
+  );
   /** What the host posted since the last frame, in order. */
   private readonly incoming: (() => void)[] = [];
   /** Inside flush(): what becomes dirty is drawn in this frame, not the next. */
@@ -86,7 +95,7 @@ export class TranscriptView {
       root.parentElement ?? root,
       () => this.firstId,
       (m) => ctx.post(m),
-      () => !this.busy,
+      () => !this.busy && !this.keys.typing,
     );
     this.announcer = el('div', 'visually-hidden answer-announcer');
     this.announcer.setAttribute('role', 'status');

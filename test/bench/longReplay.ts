@@ -24,7 +24,7 @@ import { benchExtensions, HEAP_COMMAND, hostHeapFile, lastAgentHas, POLL_MS, ope
 import { collectHeap, command, fmt, gaps, loadCodeServerLib, openProbedPanel, OWN_RENDERER, PROBE, type Frame, type Page } from './panelProbe';
 import { reload, type ReloadLib } from './longReload';
 import { LIGHT_CATEGORIES, traced } from './trace';
-import { split, STREAM_CHUNKS, STREAM_PER_SECOND, streams, typeIdle, type Streamed } from './longStream';
+import { recordTraffic, SOCKET_BYTES, split, STREAM_CHUNKS, STREAM_PER_SECOND, streams, typeIdle, type Streamed } from './longStream';
 
 // The issue's targets.
 const FIRST_PAINT_MS = 200;
@@ -198,7 +198,7 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       traced(browserRef!, name, work, LIGHT_CATEGORIES);
   let browserRef: Parameters<typeof traced>[0] | undefined;
   try {
-    const opened = await openProbedPanel(lib, workspace, benchExtensions(scratch));
+    const opened = await openProbedPanel(lib, workspace, benchExtensions(scratch), [SOCKET_BYTES]);
     const { server, browser } = opened;
     browserRef = browser;
     const page = opened.page as FullPage;
@@ -348,6 +348,7 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       pass: percentile(frameGaps(gapped), 99) <= GAP_P99_MS && everyChunk(longStreams),
       note: `${STREAMS} runs each`,
     });
+    recordTraffic(longStreams, shortStreams, short.turns);
     const growth = rssMax - rssBefore;
     const mb = long.chars / 1e6;
     const perMb = (from: number, to: number, turnsIn: number) => (to - from) / ((mb * turnsIn) / long.turns);

@@ -142,13 +142,14 @@ export async function command(lib: CodeServerLib, page: Page, title: string, tim
 }
 
 /** code-server and Chromium with the Reins panel opened on `workspace` as a user would, the probe in its frame. */
-export async function openProbedPanel(lib: CodeServerLib, workspace: string, extensionDevelopmentPath = repo) {
+export async function openProbedPanel(lib: CodeServerLib, workspace: string, extensionDevelopmentPath = repo, initScripts: string[] = []) {
   const server = await lib.startCodeServer({ folder: workspace, allBuiltins: true }); // as BENCHMARKS.md's table was measured
   // performance.memory as it is, not rounded: the probe reads the heap at each stall.
   const own = OWN_RENDERER ? OWN_RENDERER_BROWSER : { args: [] };
   const browser = await lib.launchBrowser({ ...own, pwaWorker: true, args: ['--enable-precise-memory-info', ...own.args] });
   const { page } = browser;
   if (OWN_RENDERER) await browser.context.addInitScript(OWN_SITE_ENDPOINT);
+  for (const script of initScripts) await browser.context.addInitScript(script);
   // The first response only (codeServer.mjs says why); the status bar is waited for on its own.
   await lib.openWorkbench(page, lib.workbenchUrl(server, { folder: workspace, extensionDevelopmentPath }));
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 240_000 });

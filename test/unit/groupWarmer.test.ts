@@ -14,6 +14,7 @@
 //   story + actual - expected + 'busy' - 'busy done'".
 import * as assert from 'node:assert/strict';
 import { GroupWarmer, type IdleScheduler } from '../../media/webview/groupWarmer';
+import { TYPING_PAUSE_MS, TypingPause } from '../../media/webview/typingPause';
 
 class Group {
   isConnected = true;
@@ -151,5 +152,57 @@ describe('group warmer while frames are due (an answer streams)', () => {
       streaming(['timeout', { ms: 3 }], () => due),
       ['a', 'b', 'done'],
     );
+  });
+});
+
+describe('idle work while the user types (media/webview/typingPause.ts)', () => {
+  /** A keydown target and a clock the test moves. */
+  function keyboard() {
+    let now = 0;
+    let press: (() => void) | undefined;
+    const pause = new TypingPause({ addEventListener: (_type: string, listener: unknown) => (press = listener as () => void) }, () => now);
+    return { pause, key: () => press?.(), at: (ms: number) => (now = ms) };
+  }
+
+  it('typing from a key until TYPING_PAUSE_MS after the last one', () => {
+    const k = keyboard();
+    assert.equal(k.pause.typing, false, 'no key yet');
+    k.at(100);
+    k.key();
+    k.at(100 + TYPING_PAUSE_MS - 1);
+    assert.equal(k.pause.typing, true, 'within the pause');
+    k.key();
+    k.at(100 + TYPING_PAUSE_MS + 10);
+    assert.equal(k.pause.typing, true, 'a later key starts the pause again');
+    k.at(100 + 2 * TYPING_PAUSE_MS);
+    assert.equal(k.pause.typing, false, 'stopped typing');
+  });
+
+  // Sabotage (run() without its typing check): "AssertionError [ERR_ASSERTION]: nothing readied
+  // while the user types  + actual - expected  [ + 'a' ]".
+  it('the warmer readies no group while the user types, even in a long idle period, and goes on once they stop', () => {
+    const readied: string[] = [];
+    let waiting: ((p: { didTimeout: boolean; timeRemaining(): number }) => void) | undefined;
+    const idle: IdleScheduler = { request: (run) => (waiting = run), cancel: () => (waiting = undefined) };
+    let typing = true;
+    const warmer = new GroupWarmer<Group>(
+      (g) => readied.push(g.name),
+      idle,
+      { busy: () => undefined, drained: () => readied.push('done') },
+      () => false,
+      () => typing,
+    );
+    warmer.add(new Group('a'));
+    const period = () => {
+      const run = waiting;
+      waiting = undefined;
+      run?.({ didTimeout: false, timeRemaining: () => 49 });
+    };
+    period();
+    period();
+    assert.deepEqual(readied, [], 'nothing readied while the user types');
+    typing = false;
+    period();
+    assert.deepEqual(readied, ['a', 'done']);
   });
 });
