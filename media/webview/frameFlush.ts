@@ -2,11 +2,13 @@
 // frame. A hidden webview (the window minimised) gets no frames, so a timer draws then instead;
 // never while it is shown: frames that come late (a starved renderer) must still see at most one
 // draw each, and a timer firing between two of them would be a second one (seen once in the
-// streaming benchmark, BENCHMARKS.md). Pure but for the clock, so the rule is tested as a table.
+// streaming benchmark, BENCHMARKS.md). A frame that paints a key draws nothing else: the draw waits
+// for the next frame, once. Pure but for the clock, so the rules are tested as a table.
 
 /** What the browser gives: frames, timers, and whether the document is hidden. */
 export interface FrameClock {
-  requestFrame(run: () => void): number;
+  /** `run` gets the frame's time (requestAnimationFrame's timestamp). */
+  requestFrame(run: (time: number) => void): number;
   cancelFrame(id: number): void;
   setTimer(run: () => void, ms: number): unknown;
   clearTimer(handle: unknown): void;
@@ -15,6 +17,14 @@ export interface FrameClock {
 
 /** The hidden webview's pace: a text lands within a quarter of a second. */
 export const HIDDEN_FLUSH_MS = 250;
+
+/**
+ * A key pressed less than a frame (at 60 Hz) before a frame begins is that frame's to paint. The
+ * frame then paints the key alone: drawing a streamed batch in it too (its Markdown, the layout
+ * of the answer's end) held typed characters a frame longer while an answer streamed at the end
+ * of a long transcript (the long bench's typing row: p99 27 ms, the idle panel's 17).
+ */
+export const KEY_FRAME_MS = 16.7;
 
 const browserClock: FrameClock = {
   requestFrame: (run) => requestAnimationFrame(run),
@@ -27,6 +37,9 @@ const browserClock: FrameClock = {
 export class FrameFlush {
   private frame: number | undefined;
   private timer: unknown;
+  private lastKey = -Infinity;
+  /** The draw already waited one frame for a key: it does not wait two in a row (keys held down). */
+  private waited = false;
 
   constructor(
     private readonly draw: () => void,
@@ -35,7 +48,7 @@ export class FrameFlush {
 
   /** Asks for one draw; asking again before it runs changes nothing. Call again when visibility changes. */
   schedule(): void {
-    this.frame ??= this.clock.requestFrame(() => this.run());
+    this.frame ??= this.clock.requestFrame((time) => this.run(time));
     if (this.clock.hidden()) this.timer ??= this.clock.setTimer(() => this.run(), HIDDEN_FLUSH_MS);
   }
 
@@ -47,7 +60,19 @@ export class FrameFlush {
     this.timer = undefined;
   }
 
-  private run(): void {
+  /** A key was pressed at `at` (the frames' clock): the frame that paints it draws nothing else. */
+  key(at: number): void {
+    this.lastKey = at;
+  }
+
+  /** `time`: the frame's; none when the hidden webview's timer runs it. */
+  private run(time?: number): void {
+    if (time !== undefined && !this.waited && time - this.lastKey < KEY_FRAME_MS) {
+      this.waited = true;
+      this.frame = this.clock.requestFrame((next) => this.run(next));
+      return;
+    }
+    this.waited = false;
     this.cancel();
     this.draw();
   }

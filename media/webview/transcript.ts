@@ -91,6 +91,8 @@ export class TranscriptView {
       if (width !== undefined) this.rewarm();
       width = w;
     }).observe(root);
+    // Capture: a key the input box or a card handles (and stops) is painted all the same.
+    document.addEventListener('keydown', () => this.flushes.key(performance.now()), { capture: true, passive: true });
     this.earlier = new EarlierPages(
       root.parentElement ?? root,
       () => this.firstId,

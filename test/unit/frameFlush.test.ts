@@ -7,18 +7,18 @@
 //   AssertionError [ERR_ASSERTION]: late frames while shown: draws per frame [2,2]
 //   AssertionError [ERR_ASSERTION]: shown again: no timer, only frames draw: draws (1 !== 0)
 import * as assert from 'node:assert/strict';
-import { FrameFlush, HIDDEN_FLUSH_MS, type FrameClock } from '../../media/webview/frameFlush';
+import { FrameFlush, HIDDEN_FLUSH_MS, KEY_FRAME_MS, type FrameClock } from '../../media/webview/frameFlush';
 
-type Event = 'append' | { elapse: number } | 'frame' | 'hide' | 'show';
+type Event = 'append' | { elapse: number } | 'frame' | 'hide' | 'show' | 'key';
 
 /** A clock whose frames come only when the script says, and whose timers fire as time passes. */
 class ScriptClock implements FrameClock {
   now = 0;
   isHidden = false;
   private nextId = 1;
-  readonly frames = new Map<number, () => void>();
+  readonly frames = new Map<number, (time: number) => void>();
   readonly timers = new Map<number, { at: number; run: () => void }>();
-  requestFrame(run: () => void): number {
+  requestFrame(run: (time: number) => void): number {
     const id = this.nextId++;
     this.frames.set(id, run);
     return id;
@@ -48,7 +48,7 @@ class ScriptClock implements FrameClock {
   frame(): void {
     const due = [...this.frames.values()];
     this.frames.clear();
-    for (const run of due) run();
+    for (const run of due) run(this.now);
   }
 }
 
@@ -65,6 +65,7 @@ function play(events: Event[], keepDirty = false): { drawsPerFrame: number[]; dr
   for (const e of events) {
     const before = draws;
     if (e === 'append') flush.schedule();
+    else if (e === 'key') flush.key(clock.now);
     else if (e === 'frame') clock.frame();
     else if (e === 'hide') clock.isHidden = true;
     else if (e === 'show') clock.isHidden = false;
@@ -98,6 +99,27 @@ describe('frame flush: at most one draw per frame', () => {
       draws: 1,
     },
     { name: 'shown again: no timer, only frames draw', events: ['hide', 'show', 'append', { elapse: 1000 }], draws: 0 },
+    // Sabotage (run() without its key check): "a key's frame paints the key alone: draws per
+    // frame [1,0]  + actual - expected  [ + 1, + 0 - 0, - 1 ]".
+    {
+      name: "a key's frame paints the key alone",
+      events: ['append', { elapse: 5 }, 'key', { elapse: 5 }, 'frame', { elapse: 17 }, 'frame'],
+      drawsPerFrame: [0, 1],
+      draws: 1,
+    },
+    {
+      name: 'a key a frame or more before the frame: drawn at once',
+      events: ['key', { elapse: KEY_FRAME_MS }, 'append', 'frame'],
+      drawsPerFrame: [1],
+      draws: 1,
+    },
+    {
+      name: 'keys in every frame (a key held down): the draw waits one frame, never two in a row',
+      events: ['append', 'key', 'frame', 'key', 'frame', 'append', { elapse: 17 }, 'key', 'frame', 'key', 'frame'],
+      drawsPerFrame: [0, 1, 0, 1],
+      draws: 2,
+    },
+    { name: 'hidden: the timer draws, keys or not', events: ['hide', 'append', 'key', { elapse: HIDDEN_FLUSH_MS }], draws: 1 },
   ];
   for (const row of table)
     it(row.name, () => {
