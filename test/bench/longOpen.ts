@@ -88,7 +88,9 @@ export const hostHeapFile = (scratch: string) => path.join(scratch, 'host-heap.j
  * The extensions the workbench loads: Reins (a link to this checkout) and the floor, a bare
  * extension whose command opens a webview of trivial HTML (one inline script, no resources). Its
  * script marks its first frame, says `ready`, and draws what its extension host answers, then
- * marks that frame too: the same steps as the panel's first paint, without the panel.
+ * marks that frame too: the same steps as the panel's first paint, without the panel. Its bare
+ * textarea (the panel's input box's id, so that the same keys are typed the same way) is the
+ * floor under the typing rows: what any webview's input gets in that host.
  */
 export function benchExtensions(scratch: string): string {
   const dir = path.join(scratch, 'extensions');
@@ -113,7 +115,7 @@ export function benchExtensions(scratch: string): string {
     }),
   );
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-floor'"><title>floor</title></head>
-<body><div id="floor">empty</div><script nonce="floor">
+<body><div id="floor">empty</div><textarea id="prompt-input" rows="1"></textarea><script nonce="floor">
 const api = acquireVsCodeApi();
 const painted = (name) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
 painted('floor:first-frame');
@@ -149,9 +151,18 @@ export interface Floor {
   painted: number;
 }
 
-/** The empty webview opened `n` times (the editors closed before each); medians, and each run. */
-export async function openFloor(lib: CodeServerLib, page: Page, n: number): Promise<{ runs: Floor[]; firstFrame: number; painted: number }> {
+/**
+ * The empty webview opened `n` times (the editors closed before each); medians, and each run.
+ * `typeInto` runs in the last one's frame before it is closed (keys typed into its bare textarea).
+ */
+export async function openFloor<T>(
+  lib: CodeServerLib,
+  page: Page,
+  n: number,
+  typeInto?: (frame: Frame) => Promise<T>,
+): Promise<{ runs: Floor[]; firstFrame: number; painted: number; typed?: T }> {
   const runs: Floor[] = [];
+  let typed: T | undefined;
   for (let i = 0; i < n; i++) {
     await command(lib, page, 'View: Close All Editors', 60_000);
     await page.waitForTimeout(1_000);
@@ -170,7 +181,8 @@ export async function openFloor(lib: CodeServerLib, page: Page, n: number): Prom
         `({ firstFrame: performance.getEntriesByName('floor:first-frame')[0].startTime, painted: performance.getEntriesByName('floor:painted')[0].startTime })`,
       ),
     );
+    if (i === n - 1 && typeInto) typed = await typeInto(frame);
   }
   await command(lib, page, 'View: Close All Editors', 60_000);
-  return { runs, firstFrame: median(runs.map((r) => r.firstFrame)), painted: median(runs.map((r) => r.painted)) };
+  return { runs, firstFrame: median(runs.map((r) => r.firstFrame)), painted: median(runs.map((r) => r.painted)), typed };
 }

@@ -21,10 +21,10 @@ import { agentJs, repo } from './agents';
 import { percentile, record } from './harness';
 import { emptyFile, endMarker, writeSession, type WrittenSession } from './longSession';
 import { benchExtensions, HEAP_COMMAND, hostHeapFile, lastAgentHas, POLL_MS, openFloor, reopenMedian, runsOf } from './longOpen';
-import { collectHeap, command, fmt, gaps, loadCodeServerLib, openProbedPanel, OWN_RENDERER, PROBE, type Frame, type Page } from './panelProbe';
+import { collectHeap, command, fmt, gaps, loadCodeServerLib, openProbedPanel, PROBE, type Frame, type Page } from './panelProbe';
 import { reload, type ReloadLib } from './longReload';
 import { LIGHT_CATEGORIES, traced } from './trace';
-import { recordTraffic, SOCKET_BYTES, split, STREAM_CHUNKS, STREAM_PER_SECOND, streams, typeIdle, type Streamed } from './longStream';
+import { recordTraffic, recordTyping, SOCKET_BYTES, split, STREAM_CHUNKS, STREAM_PER_SECOND, streams, typeIdle, type Streamed } from './longStream';
 
 // The issue's targets.
 const FIRST_PAINT_MS = 200;
@@ -32,7 +32,6 @@ const INTERACTIVE_MS = 500;
 const OPEN_RATIO = 2;
 const RELOAD_MS = 1_000;
 const LOAD_10K_MS = 2_000;
-const TYPING_P99_MS = 16.7; // one frame at 60 Hz: the 16 ms of the target, as a frame is counted
 const GAP_P99_MS = 33;
 const HOST_RSS_MB = 150;
 /** The leak check's bound, as long:memory's (longMemory.ts): a stub per entry on disk, nothing per update. */
@@ -214,14 +213,15 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     const idle = await typeIdle(frame, STREAMS);
     console.log(`    typing into the idle ${baseTurns}-turn panel: ${split(idle)}`);
     const shortStreams = await streams(page, frame, STREAMS, 1);
+    const shortTyped = await streams(page, frame, STREAMS, 1 + STREAMS, false);
     console.log(
       `    short: loaded in ${shortLoadMs} ms; opened: first paint ${runsOf(shortOpen, 'firstPaint')} ms, interactive ${runsOf(shortOpen, 'interactive')} ms`,
     );
 
     // The floor: an empty webview in the same host.
-    const floor = await openFloor(lib, page, OPENS).catch((err: unknown) => {
+    const floor = await openFloor(lib, page, OPENS, (f) => typeIdle(f, STREAMS)).catch((err: unknown) => {
       console.log(`    empty webview: not measured (${String(err)})`);
-      return { runs: [], firstFrame: NaN, painted: NaN };
+      return { runs: [], firstFrame: NaN, painted: NaN, typed: undefined };
     });
     console.log(
       `    empty webview: first frame ${floor.runs.map((r) => r.firstFrame.toFixed(0)).join(' / ')} ms, a message drawn ${floor.runs.map((r) => r.painted.toFixed(0)).join(' / ')} ms`,
@@ -259,9 +259,10 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     const openedHeap = await collectHeap(browser, frame);
     await frame.evaluate(PROBE);
     const longStreams = [
-      ...(await streams(page, frame, STREAMS - 1, 1 + STREAMS)),
-      ...(await trace('long-stream')(() => streams(page, frame, 1, 2 * STREAMS))),
+      ...(await streams(page, frame, STREAMS - 1, 2 * STREAMS + 1)),
+      ...(await trace('long-stream')(() => streams(page, frame, 1, 3 * STREAMS))),
     ];
+    const longTyped = await streams(page, frame, STREAMS, 3 * STREAMS + 1, false);
     const endHeap = await heapMb(frame);
     console.log(
       `    long: opened: first paint ${runsOf(longOpen, 'firstPaint')} ms, interactive ${runsOf(longOpen, 'interactive')} ms; heap ${openedHeap.afterMb.toFixed(0)} MB`,
@@ -314,28 +315,8 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       return sorted[Math.floor(sorted.length / 2)]!;
     };
     const runs = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
-    const typing = (x: Streamed) => x.typing;
     const frameGaps = (x: Streamed) => gaps(x.window.frames);
-    const typed = medianRun(longStreams, typing);
-    const typedBase = medianRun(shortStreams, typing);
-    record({
-      name: 'long: typing while streaming, input-to-paint',
-      reins: `p99 median ${percentile(typed.typing, 99).toFixed(1)} ms (runs: ${runs(p99s(longStreams, typing))}); the median run's ${typed.typing.length} keys: ${fmt(typed.typing)}`,
-      baseline: `${short.turns} turns: p99 median ${percentile(typedBase.typing, 99).toFixed(1)} ms (runs: ${runs(p99s(shortStreams, typing))})`,
-      ratio: ratio(percentile(typed.typing, 99), percentile(typedBase.typing, 99)),
-      target: `median run's p99 ≤ ${TYPING_P99_MS} ms`,
-      pass: percentile(typed.typing, 99) <= TYPING_P99_MS,
-      note: `keydown → the frame after it, while ${STREAM_PER_SECOND}/s stream at the transcript's end; ${STREAMS} runs each; the median run's ${split(typed)}; the panel ${OWN_RENDERER ? 'in a renderer of its own' : "in the workbench's renderer"}`,
-    });
-    record({
-      name: 'long: typing into the idle panel (the floor)',
-      reins: `${short.turns} turns, nothing streaming: ${idle.typing.length} keys, p99 ${percentile(idle.typing, 99).toFixed(1)} ms; ${split(idle)}`,
-      baseline: '-',
-      ratio: undefined,
-      target: 'info',
-      pass: undefined,
-      note: 'the same keys and measure as the typing row: a key waits for the next frame (a vsync, up to 16.7 ms) however idle the page',
-    });
+    recordTyping({ typed: longTyped, probed: longStreams }, { typed: shortTyped, probed: shortStreams, turns: short.turns }, idle, floor.typed);
     const gapped = medianRun(longStreams, frameGaps);
     const gappedBase = medianRun(shortStreams, frameGaps);
     const everyChunk = (xs: Streamed[]) => xs.every((x) => x.inOrder);

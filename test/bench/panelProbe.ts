@@ -69,7 +69,7 @@ export interface Window {
 // The probe, as a string: it runs in the webview's frame (Playwright evaluates it there, past
 // the CSP), and a bundled function could carry helper names it does not have there.
 export const PROBE = `(() => {
-  const p = { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], heap: 0, longtasks: 0, pending: 0, running: true };
+  const p = { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], heap: 0, longtasks: 0, pending: 0, paused: false };
   window.__reinsProbe = p;
   new MutationObserver(() => {
     p.pending++;
@@ -77,15 +77,31 @@ export const PROBE = `(() => {
     if (p.firstRender === undefined) p.firstRender = t;
     p.lastRender = t;
   }).observe(document.querySelector('#transcript'), { childList: true, subtree: true, characterData: true });
-  const frame = (t) => { p.frames.push(t); p.renders.push(p.pending); p.pending = 0; requestAnimationFrame(frame); };
-  requestAnimationFrame(frame);
+  p.frame = (t) => { if (p.paused) { p.looping = false; return; } p.frames.push(t); p.renders.push(p.pending); p.pending = 0; requestAnimationFrame(p.frame); };
+  p.looping = true;
+  requestAnimationFrame(p.frame);
   let due = performance.now() + 4;
-  const tick = () => { const now = performance.now(); const late = Math.max(0, now - due); const heap = performance.memory ? performance.memory.usedJSHeapSize : 0; p.lateness.push(late); if (late > 50) { p.stalls.push([now - late, late]); p.heapDrops.push((p.heap - heap) / 1048576); } p.heap = heap; due = now + 4; setTimeout(tick, 4); };
-  setTimeout(tick, 4);
+  p.tick = () => { if (p.paused) { p.ticking = false; return; } const now = performance.now(); const late = Math.max(0, now - due); const heap = performance.memory ? performance.memory.usedJSHeapSize : 0; p.lateness.push(late); if (late > 50) { p.stalls.push([now - late, late]); p.heapDrops.push((p.heap - heap) / 1048576); } p.heap = heap; due = now + 4; setTimeout(p.tick, 4); };
+  p.ticking = true;
+  setTimeout(p.tick, 4);
+  p.resume = () => {
+    p.paused = false;
+    if (!p.looping) { p.looping = true; requestAnimationFrame(p.frame); }
+    if (!p.ticking) { p.ticking = true; due = performance.now() + 4; setTimeout(p.tick, 4); }
+  };
   try {
     new PerformanceObserver((list) => { p.longtasks += list.getEntries().length; }).observe({ type: 'longtask' });
   } catch {}
 })()`;
+/**
+ * The probe's frame loop and timer stopped, and started again: a loop of animation frames keeps
+ * the page drawing a frame at every vsync, so that a key waits for the next one (up to 16.7 ms),
+ * where an idle page draws the key's frame when the key comes (a bare webview's textarea: keydown
+ * to its frame p50 3 ms, against 9 ms in the probed panel).
+ */
+// A frame without the probe (the floor's) has nothing to pause.
+export const PAUSE = `(() => { if (window.__reinsProbe) window.__reinsProbe.paused = true; })()`;
+export const RESUME = `(() => { if (window.__reinsProbe) window.__reinsProbe.resume(); })()`;
 export const RESET = `(() => { const p = window.__reinsProbe; Object.assign(p, { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], longtasks: 0, pending: 0, firstRender: undefined, lastRender: undefined }); })()`;
 export const READ = `(() => { const p = window.__reinsProbe; return { frames: p.frames, renders: p.renders, lateness: p.lateness, stalls: p.stalls, heapDrops: p.heapDrops, heap: p.heap, longtasks: p.longtasks, firstRender: p.firstRender, lastRender: p.lastRender }; })()`;
 
