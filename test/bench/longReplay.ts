@@ -337,7 +337,7 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     const secondHalf = perMb(half.heap, after.heap, long.turns - halfTurns);
     record({
       name: 'long: extension host RSS growth over the replay',
-      reins: `+${growth.toFixed(0)} MB (max ${rssMax.toFixed(0)} MB) for ${mb.toFixed(1)} MB of session`,
+      reins: `${growth >= 0 ? '+' : ''}${growth.toFixed(0)} MB (max ${rssMax.toFixed(0)} MB) for ${mb.toFixed(1)} MB of session`,
       baseline: `before: ${rssBefore.toFixed(0)} MB`,
       ratio: undefined,
       target: `≤ ${HOST_RSS_MB} MB`,
