@@ -65,9 +65,10 @@ async function requiresDuring<T>(root: string, fn: () => Thenable<T> | Promise<T
   const load = Module._load;
   const requests: string[] = [];
   // Its bundles (dist/), under the folder as given and as Node resolves it: the bench host's
-  // extension is a link to the repository, and the bundle's own requires name the real path
-  // (the repository also holds .vscode-test/, where the built-in extensions live).
-  const roots = [root, fs.realpathSync(root)].map((r) => path.join(r, 'dist') + path.sep);
+  // extension links the repository's files (host.ts), and the bundle's own requires name the real
+  // path (the repository also holds .vscode-test/, where the built-in extensions live).
+  const dist = path.join(root, 'dist');
+  const roots = [dist, fs.existsSync(dist) ? fs.realpathSync(dist) : dist].map((r) => r + path.sep);
   const ours = (file: string | undefined): boolean => file !== undefined && roots.some((r) => path.resolve(file).startsWith(r));
   Module._load = function (this: unknown, request: string, parent?: { filename?: string }, ...rest: unknown[]) {
     if (ours(parent?.filename) || ours(request)) requests.push(request);

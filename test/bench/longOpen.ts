@@ -3,7 +3,8 @@
 // the page answering an evaluation), from the document's start, each the median of a few opens.
 // And the floor under both: an empty webview of a bare extension, trivial HTML, in the same host,
 // its first frame and a message from its extension host drawn (what any webview costs there).
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { writeBenchExtension } from './benchExtension';
 import * as path from 'node:path';
 import { repo } from './agents';
 import { median } from './harness';
@@ -95,25 +96,8 @@ export const hostHeapFile = (scratch: string) => path.join(scratch, 'host-heap.j
 export function benchExtensions(scratch: string): string {
   const dir = path.join(scratch, 'extensions');
   const floor = path.join(dir, 'floor');
-  mkdirSync(floor, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   symlinkSync(repo, path.join(dir, 'reins'), 'dir');
-  writeFileSync(
-    path.join(floor, 'package.json'),
-    JSON.stringify({
-      name: 'floor',
-      publisher: 'reins-bench',
-      version: '0.0.1',
-      engines: { vscode: '^1.90.0' },
-      main: './extension.js',
-      activationEvents: [],
-      contributes: {
-        commands: [
-          { command: 'reinsBenchFloor.open', title: FLOOR_COMMAND },
-          { command: 'reinsBenchFloor.heap', title: HEAP_COMMAND },
-        ],
-      },
-    }),
-  );
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-floor'"><title>floor</title></head>
 <body><div id="floor">empty</div><textarea id="prompt-input" rows="1"></textarea><script nonce="floor">
 const api = acquireVsCodeApi();
@@ -122,8 +106,20 @@ painted('floor:first-frame');
 window.addEventListener('message', (e) => { document.getElementById('floor').textContent = e.data.text; painted('floor:painted'); });
 api.postMessage({ type: 'ready' });
 </script></body></html>`;
-  writeFileSync(
-    path.join(floor, 'extension.js'),
+  const fields = {
+    main: './extension.js',
+    activationEvents: [],
+    contributes: {
+      commands: [
+        { command: 'reinsBenchFloor.open', title: FLOOR_COMMAND },
+        { command: 'reinsBenchFloor.heap', title: HEAP_COMMAND },
+      ],
+    },
+  };
+  writeBenchExtension(
+    floor,
+    'floor',
+    fields,
     `const vscode = require('vscode');
 exports.activate = (context) => {
   context.subscriptions.push(vscode.commands.registerCommand('reinsBenchFloor.open', () => {

@@ -18,7 +18,8 @@
 // Sabotage: the welcome given `"when": "reins.activated"` in package.json printed `activation:
 // the welcome drawn, cold: Reins frames late 42 (ms 1083) | baseline … frames late 0 | ratio
 // 43.00× … FAIL` (the view empty until Reins activated); warm and side bar opened passed.
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { writeBenchExtension } from './benchExtension';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { repo } from './agents';
@@ -48,26 +49,18 @@ type Lib = CodeServerLib & { reloadWorkbench(page: Page): Promise<unknown>; clea
 
 /** A bare extension: a container in the secondary side bar, one view, a welcome of two buttons. */
 function bareExtension(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    path.join(dir, 'package.json'),
-    JSON.stringify({
-      name: 'bare-welcome',
-      publisher: 'reins-bench',
-      version: '0.0.1',
-      engines: { vscode: '^1.90.0' },
-      contributes: {
-        viewsContainers: { secondarySidebar: [{ id: 'benchBare', title: BARE.tab, icon: '$(beaker)' }] },
-        views: { benchBare: [{ id: 'benchBare.welcome', name: 'Get Started' }] },
-        viewsWelcome: [
-          {
-            view: 'benchBare.welcome',
-            contents: `${BARE.marker}, its welcome as long as a line.\n[Choose an Agent](command:workbench.action.showCommands)\n[Try the Demo](command:workbench.action.showCommands)`,
-          },
-        ],
-      },
-    }),
-  );
+  writeBenchExtension(dir, 'bare-welcome', {
+    contributes: {
+      viewsContainers: { secondarySidebar: [{ id: 'benchBare', title: BARE.tab, icon: '$(beaker)' }] },
+      views: { benchBare: [{ id: 'benchBare.welcome', name: 'Get Started' }] },
+      viewsWelcome: [
+        {
+          view: 'benchBare.welcome',
+          contents: `${BARE.marker}, its welcome as long as a line.\n[Choose an Agent](command:workbench.action.showCommands)\n[Try the Demo](command:workbench.action.showCommands)`,
+        },
+      ],
+    },
+  });
 }
 
 // The frame loop, as a string: it runs in the workbench's page. `window.__welcome.log` gets
