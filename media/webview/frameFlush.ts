@@ -37,13 +37,14 @@ const browserClock: FrameClock = {
 export class FrameFlush {
   private frame: number | undefined;
   private timer: unknown;
-  private lastKey = -Infinity;
   /** The draw already waited one frame for a key: it does not wait two in a row (keys held down). */
   private waited = false;
 
   constructor(
     private readonly draw: () => void,
     private readonly clock: FrameClock = browserClock,
+    /** When the last key was pressed, on the frames' clock (typingPause.ts keeps it). */
+    private readonly lastKey: () => number = () => -Infinity,
   ) {}
 
   /** Asks for one draw; asking again before it runs changes nothing. Call again when visibility changes. */
@@ -60,14 +61,9 @@ export class FrameFlush {
     this.timer = undefined;
   }
 
-  /** A key was pressed at `at` (the frames' clock): the frame that paints it draws nothing else. */
-  key(at: number): void {
-    this.lastKey = at;
-  }
-
   /** `time`: the frame's; none when the hidden webview's timer runs it. */
   private run(time?: number): void {
-    if (time !== undefined && !this.waited && time - this.lastKey < KEY_FRAME_MS) {
+    if (time !== undefined && !this.waited && time - this.lastKey() < KEY_FRAME_MS) {
       this.waited = true;
       this.frame = this.clock.requestFrame((next) => this.run(next));
       return;

@@ -43,10 +43,14 @@ export class TranscriptView {
   private readonly dirty = new Set<EntryView>();
   /** The snapshot's views still being drawn (a long answer takes several frames). */
   private fromSnapshot = new Set<EntryView>();
-  /** Applies what came and draws the batched appends, once per animation frame (frameFlush.ts). */
-  private readonly flushes = new FrameFlush(() => this.flush());
   /** Keys pressed lately: idle work waits for the user to stop typing (typingPause.ts). */
   private readonly keys = new TypingPause(document);
+  /** Applies what came and draws the batched appends, once per animation frame, none in a key's (frameFlush.ts). */
+  private readonly flushes = new FrameFlush(
+    () => this.flush(),
+    undefined,
+    () => this.keys.lastKey,
+  );
   /** Closed groups, readied in idle time (groupWarmer.ts says why). */
   private readonly warmer = new GroupWarmer(
     warmGroup,
@@ -91,8 +95,6 @@ export class TranscriptView {
       if (width !== undefined) this.rewarm();
       width = w;
     }).observe(root);
-    // Capture: a key the input box or a card handles (and stops) is painted all the same.
-    document.addEventListener('keydown', () => this.flushes.key(performance.now()), { capture: true, passive: true });
     this.earlier = new EarlierPages(
       root.parentElement ?? root,
       () => this.firstId,

@@ -9,6 +9,7 @@
 export const TYPING_PAUSE_MS = 1_000;
 
 export class TypingPause {
+  /** When the last key was pressed (performance.now(); the frame flush reads it too). */
   private last = -Infinity;
 
   constructor(
@@ -17,6 +18,10 @@ export class TypingPause {
   ) {
     // Capture: a key handled (and stopped) by the input box or a card is a key all the same.
     keys.addEventListener('keydown', () => (this.last = this.now()), { capture: true, passive: true });
+  }
+
+  get lastKey(): number {
+    return this.last;
   }
 
   /** A key was pressed within the last TYPING_PAUSE_MS. */

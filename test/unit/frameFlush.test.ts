@@ -56,16 +56,21 @@ class ScriptClock implements FrameClock {
 function play(events: Event[], keepDirty = false): { drawsPerFrame: number[]; draws: number } {
   const clock = new ScriptClock();
   let draws = 0;
-  const flush = new FrameFlush(() => {
-    draws++;
-    if (keepDirty) flush.schedule(); // a long answer asks for the next frame too
-  }, clock);
+  let lastKey = -Infinity;
+  const flush = new FrameFlush(
+    () => {
+      draws++;
+      if (keepDirty) flush.schedule(); // a long answer asks for the next frame too
+    },
+    clock,
+    () => lastKey,
+  );
   const drawsPerFrame: number[] = [];
   let sinceFrame = 0;
   for (const e of events) {
     const before = draws;
     if (e === 'append') flush.schedule();
-    else if (e === 'key') flush.key(clock.now);
+    else if (e === 'key') lastKey = clock.now;
     else if (e === 'frame') clock.frame();
     else if (e === 'hide') clock.isHidden = true;
     else if (e === 'show') clock.isHidden = false;
