@@ -24,7 +24,19 @@ import { benchExtensions, HEAP_COMMAND, hostHeapFile, lastAgentHas, POLL_MS, ope
 import { collectHeap, command, fmt, gaps, loadCodeServerLib, openProbedPanel, PROBE, type Frame, type Page } from './panelProbe';
 import { reload, type ReloadLib } from './longReload';
 import { LIGHT_CATEGORIES, traced } from './trace';
-import { recordTraffic, recordTyping, SOCKET_BYTES, split, STREAM_CHUNKS, STREAM_PER_SECOND, streams, typeIdle, type Streamed } from './longStream';
+import {
+  medianRun,
+  p99s,
+  recordTraffic,
+  recordTyping,
+  SOCKET_BYTES,
+  split,
+  STREAM_CHUNKS,
+  STREAM_PER_SECOND,
+  streams,
+  typeIdle,
+  type Streamed,
+} from './longStream';
 
 // The issue's targets.
 const FIRST_PAINT_MS = 200;
@@ -309,11 +321,6 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       note: `Enter in Open Session… → its last answer in the panel; the ${long.updates}-update one: ${(longLoadMs / 1000).toFixed(1)} s`,
     });
     // Each row judges the median run's p99 (runs: each run's p99).
-    const p99s = (xs: Streamed[], of: (x: Streamed) => number[]) => xs.map((x) => percentile(of(x), 99));
-    const medianRun = (xs: Streamed[], of: (x: Streamed) => number[]) => {
-      const sorted = [...xs].sort((a, b) => percentile(of(a), 99) - percentile(of(b), 99));
-      return sorted[Math.floor(sorted.length / 2)]!;
-    };
     const runs = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
     const frameGaps = (x: Streamed) => gaps(x.window.frames);
     recordTyping({ typed: longTyped, probed: longStreams }, { typed: shortTyped, probed: shortStreams, turns: short.turns }, idle, floor.typed);
