@@ -97,9 +97,9 @@ export const PROBE = `(() => {
  * The probe's frame loop and timer stopped, and started again: a loop of animation frames keeps
  * the page drawing a frame at every vsync, so that a key waits for the next one (up to 16.7 ms),
  * where an idle page draws the key's frame when the key comes (a bare webview's textarea: keydown
- * to its frame p50 3 ms, against 9 ms in the probed panel).
+ * to its frame p50 3 ms, against 9 ms in the probed panel). A frame without the probe (the
+ * floor's) has nothing to pause.
  */
-// A frame without the probe (the floor's) has nothing to pause.
 export const PAUSE = `(() => { if (window.__reinsProbe) window.__reinsProbe.paused = true; })()`;
 export const RESUME = `(() => { if (window.__reinsProbe) window.__reinsProbe.resume(); })()`;
 export const RESET = `(() => { const p = window.__reinsProbe; Object.assign(p, { frames: [], renders: [], lateness: [], stalls: [], heapDrops: [], longtasks: 0, pending: 0, firstRender: undefined, lastRender: undefined }); })()`;
