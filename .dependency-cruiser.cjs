@@ -14,6 +14,8 @@ const LAYERS = [
   ['conversation/'],
   ['commands.ts'],
   ['extension.ts'],
+  // package.json's main: loads extension.ts's bundle (dist/reins.js) with a code cache.
+  ['boot/'],
 ];
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const part = (p) => `^src/${esc(p)}${p.endsWith('/') ? '' : '$'}`;

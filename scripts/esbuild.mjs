@@ -3,6 +3,7 @@
 //   node scripts/esbuild.mjs --production  minified dist/ for packaging
 //   node scripts/esbuild.mjs --watch       rebuild dist/ on change
 //   node scripts/esbuild.mjs --tests       dist/ plus every test entry point into out/
+//   node scripts/esbuild.mjs --production --outdir D   the same bundles into D instead of dist/ (the bench's activation)
 import * as esbuild from 'esbuild';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -10,6 +11,8 @@ import { join, relative, resolve } from 'node:path';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
+const outdirAt = process.argv.indexOf('--outdir');
+const dist = outdirAt >= 0 ? process.argv[outdirAt + 1] : 'dist';
 
 const common = {
   bundle: true,
@@ -32,8 +35,9 @@ const oneVscodeNamespace = {
 const builds = [
   {
     ...common,
-    entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
+    // The bundle: src/boot/loader.ts (package.json's main) compiles it with a code cache.
+    entryPoints: { reins: 'src/extension.ts' },
+    outdir: dist,
     platform: 'node',
     format: 'cjs',
     external: ['vscode'],
@@ -41,10 +45,18 @@ const builds = [
   },
   {
     ...common,
+    entryPoints: { extension: 'src/boot/loader.ts' },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    external: ['vscode'],
+  },
+  {
+    ...common,
     // The demonstration agent ships in the package (src/demoAgent/); the tests run the same engine
     // with the scenarios in test/fixtures/scriptedAgent/scenarios/.
     entryPoints: { 'scripted-agent': 'src/demoAgent/agent.ts' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'node',
     format: 'cjs',
   },
@@ -53,7 +65,7 @@ const builds = [
     // The watchdog ships in the package: a process per agent that ends the agent's tree if the
     // extension host dies without ending it (src/acp/watchdog.ts). Node built-ins only.
     entryPoints: { watchdog: 'src/acp/watchdog.ts' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'node',
     format: 'cjs',
   },
@@ -63,7 +75,7 @@ const builds = [
     // paint (628 KiB unminified, 292 KiB minified); the linked source map keeps it readable.
     minify: true,
     entryPoints: { webview: 'media/webview/main.ts' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'browser',
     format: 'iife',
   },
@@ -73,7 +85,7 @@ const builds = [
     // panel's first paint (media/webview/highlight.ts), so that paint does not wait for it.
     minify: true,
     entryPoints: { highlight: 'media/webview/highlightLanguages.ts' },
-    outdir: 'dist',
+    outdir: dist,
     platform: 'browser',
     format: 'iife',
   },
@@ -82,7 +94,7 @@ const builds = [
     // The webview's stylesheet (media/styles/, one file per part) with the codicon font:
     // dist/webview.css and dist/codicon.ttf, both local resources the CSP allows.
     entryPoints: { webview: 'media/styles/index.css' },
-    outdir: 'dist',
+    outdir: dist,
     loader: { '.ttf': 'file' },
     assetNames: '[name]',
   },

@@ -23,7 +23,8 @@ let logChannel: vscode.LogOutputChannel | undefined;
 
 export type { ReinsApi, ReinsState, SendResult, StopResult } from './api';
 
-export function activate(context: vscode.ExtensionContext): ReinsApi {
+/** `boot`: how dist/extension.js (src/boot/loader.ts) loaded this bundle (read, compiled, run), for the log. */
+export function activate(context: vscode.ExtensionContext, boot?: { codeCache: string; loadMs: number }): ReinsApi {
   // The log and the folder conversations are not in context.subscriptions: VS Code disposes those
   // as soon as `deactivate` is called, while deactivation's stops still run and log their
   // outcome ("Channel has been closed"). `deactivate` disposes both once it is done.
@@ -61,7 +62,10 @@ export function activate(context: vscode.ExtensionContext): ReinsApi {
     // clauses show the welcome (viewsWelcome, drawn by the workbench itself) and let Ctrl+Alt+R
     // open the Reins view through the workbench, so neither waits for the extension host.
     void vscode.commands.executeCommand('setContext', 'reins.activated', true);
-    log.info(`Reins ${extensionVersion(context.extension)} activated in ${Date.now() - started} ms`);
+    log.info(
+      `Reins ${extensionVersion(context.extension)} activated in ${Date.now() - started} ms` +
+        (boot ? ` (bundle loaded in ${boot.loadMs.toFixed(1)} ms, code cache: ${boot.codeCache})` : ''),
+    );
 
     const r = reins;
     const watched = new WeakSet<object>();

@@ -6,7 +6,7 @@
 // Why not the whole UI walk (uiSmoke.mjs, about 45 s) again: that walk runs on the development
 // extension in the integration step, from the same sources. What the .vsix changes is which files
 // are there and how they are built, and every file it runs is used here: package.json (the command,
-// the view, the welcome and its Try the Demo), dist/extension.js (activation, the turn, the
+// the view, the welcome and its Try the Demo), dist/extension.js and dist/reins.js (activation, the turn, the
 // stop), dist/webview.js, dist/highlight.js and dist/webview.css (the panel drawn, the code block highlighted in its
 // own colours), dist/codicon.ttf (the icon font loaded, not failed), dist/scripted-agent.js (the
 // demonstration agent, run from the installed folder) and dist/watchdog.js (its lifeline, the

@@ -27,7 +27,7 @@ describe('package contents (.vscodeignore)', () => {
   //   AssertionError [ERR_ASSERTION]: dist/watchdog.js is left out of the .vsix
   // (and, `!dist/highlight.js` removed: "dist/highlight.js is left out of the .vsix": the panel
   // would show every code block plain, its script not found where the package is installed).
-  for (const file of ['dist/extension.js', 'dist/watchdog.js', 'dist/scripted-agent.js', 'dist/webview.js', 'dist/highlight.js']) {
+  for (const file of ['dist/extension.js', 'dist/reins.js', 'dist/watchdog.js', 'dist/scripted-agent.js', 'dist/webview.js', 'dist/highlight.js']) {
     it(`ships ${file}`, () => assert.ok(packaged(file), `${file} is left out of the .vsix`));
   }
   it('leaves sources out', () => assert.ok(!packaged('src/acp/watchdog.ts')));
@@ -44,7 +44,7 @@ describe('shipped bundles are built from shipped code', () => {
   //   (all 14 of the bundle's sources listed)
   // node_modules by its real path: a git worktree's may be a link to another checkout's.
   const shipped = [path.join(repo, 'src'), path.join(repo, 'media'), realpathSync(path.join(repo, 'node_modules'))];
-  for (const bundle of ['extension', 'watchdog', 'scripted-agent', 'webview', 'highlight']) {
+  for (const bundle of ['extension', 'reins', 'watchdog', 'scripted-agent', 'webview', 'highlight']) {
     it(`dist/${bundle}.js`, () => {
       const map = JSON.parse(readFileSync(path.join(repo, 'dist', `${bundle}.js.map`), 'utf8')) as { sources: string[] };
       const fromTests = map.sources.filter((s) => !shipped.some((dir) => path.resolve(repo, 'dist', s).startsWith(dir + path.sep)));
