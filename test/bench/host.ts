@@ -1,6 +1,7 @@
 // Groups 1, 2 and 6 of `npm run bench`, measured in the real extension host: code-server
 // (test/host/codeServer.mjs) opens a workbench with Reins loaded and runs hostSuite.entry.js
 // as its extensionTestsPath; the samples it writes become rows here.
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -10,8 +11,14 @@ import { loadCodeServerLib } from './panelProbe';
 import type { HostSamples } from './hostSuite.entry';
 import { fmtSpread, median, record } from './harness';
 
+const EXTENSION_ID = 'reins-dev.reins';
+
 interface CodeServerLib {
-  startCodeServer(o: { folder: string; env: Record<string, string>; allBuiltins?: boolean }): Promise<{ stop(): Promise<void>; exited: Promise<unknown> }>;
+  startCodeServer(o: {
+    folder: string;
+    env: Record<string, string>;
+    allBuiltins?: boolean;
+  }): Promise<{ stop(): Promise<void>; exited: Promise<unknown>; scratch: string }>;
   launchBrowser(o?: { pwaWorker?: boolean }): Promise<{ page: HostPage; close(): Promise<void> }>;
   workbenchUrl(server: unknown, o: { folder: string; extensionDevelopmentPath: string; extensionTestsPath: string }): string;
   openWorkbench(page: HostPage, url: string): Promise<unknown>;
@@ -43,16 +50,42 @@ function bareExtension(dir: string, name: string): string {
  * suite could activate it cold, and the activation rows printed n/a ("reins-dev.reins was already
  * active"). What activate() costs does not depend on the event that calls it.
  */
-function reinsActivatedOnDemand(dir: string): void {
+function reinsActivatedOnDemand(dir: string, dist?: string): void {
+  // REINS_BENCH_REINS_ROOT: another checkout, built (an older commit, to compare with this one).
+  const root = process.env.REINS_BENCH_REINS_ROOT || repo;
   mkdirSync(dir);
-  for (const name of readdirSync(repo)) if (name !== 'package.json') symlinkSync(path.join(repo, name), path.join(dir, name));
-  const manifest = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { activationEvents: string[] };
+  for (const name of readdirSync(root)) {
+    if (name === 'package.json') continue;
+    symlinkSync(name === 'dist' && dist ? dist : path.join(root, name), path.join(dir, name));
+  }
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { activationEvents: string[] };
   manifest.activationEvents = manifest.activationEvents.filter((e) => e !== 'onStartupFinished');
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest));
 }
 
+/** The bench's own variables that the host suite reads too, when set. */
+const passThrough = (...names: string[]): Record<string, string> =>
+  Object.fromEntries(
+    names.flatMap((n) => {
+      const v = process.env[n];
+      return v ? [[n, v]] : [];
+    }),
+  );
+
+/**
+ * Reins's code cache between hosts (src/boot/codeCache.ts): each host has a user data folder of
+ * its own, so a cache made in one is copied out (`keep`) and into the next (`seed`), where a user
+ * finds it at every start after the first of a version.
+ */
+interface CodeCacheCopy {
+  seed?: string;
+  keep?: string;
+  /** Reins's bundles from this folder instead of the checkout's dist/ (the activation group's production build). */
+  dist?: string;
+}
+
 /** Starts code-server, runs the suite once in a fresh extension host, returns its samples. */
-async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000): Promise<HostSamples> {
+async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000, codeCache: CodeCacheCopy = {}): Promise<HostSamples> {
   const lib = await loadCodeServerLib<CodeServerLib>();
   const suite = path.join(repo, 'out', 'test', 'bench', 'hostSuite.entry.js');
   if (!existsSync(suite)) throw new Error(`${suite} is missing: run \`node scripts/esbuild.mjs --tests\` first`);
@@ -64,15 +97,28 @@ async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000)
   // without a package.json is scanned for the extensions in it: Reins and the two bare ones.
   const extensions = path.join(scratch, 'extensions');
   mkdirSync(extensions);
-  reinsActivatedOnDemand(path.join(extensions, 'reins'));
+  reinsActivatedOnDemand(path.join(extensions, 'reins'), codeCache.dist);
   // The first activation in a host pays what every later one shares: a bare one takes that first.
   const bare = ['warm-up', 'baseline-before', 'baseline-after'].map((name) => bareExtension(extensions, name));
   try {
+    // Where Reins keeps its code cache in this host: known before the server starts (its scratch
+    // folder is made by startCodeServer, so the env names it through a link made just after).
+    const cacheLink = path.join(scratch, 'code-cache');
     const server = await lib.startCodeServer({
       folder: workspace,
       allBuiltins: true, // as BENCHMARKS.md's table was measured
-      env: { ...env, REINS_BENCH_OUT: outFile, REINS_BENCH_BASELINES: bare.map((p) => `reins-bench.${path.basename(p)}`).join(',') },
+      env: {
+        ...env,
+        ...passThrough('REINS_BENCH_CPU_PROFILE'),
+        REINS_BENCH_OUT: outFile,
+        REINS_BENCH_BASELINES: bare.map((p) => `reins-bench.${path.basename(p)}`).join(','),
+        ...(codeCache.keep && { REINS_BENCH_CODE_CACHE_DIR: cacheLink }),
+      },
     });
+    const cacheDir = path.join(server.scratch, 'user-data', 'User', 'globalStorage', EXTENSION_ID, 'code-cache');
+    mkdirSync(cacheDir, { recursive: true });
+    symlinkSync(cacheDir, cacheLink);
+    if (codeCache.seed) cpSync(codeCache.seed, cacheDir, { recursive: true });
     const browser = await lib.launchBrowser({ pwaWorker: true });
     let exit: (code: number) => void = () => {};
     const exited = new Promise<number>((r) => (exit = r));
@@ -83,6 +129,10 @@ async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000)
     await Promise.race([exited, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('the host suite did not finish')), timeoutMs)))]);
     clearTimeout(timer);
     await browser.close();
+    if (codeCache.keep) {
+      rmSync(codeCache.keep, { recursive: true, force: true });
+      cpSync(cacheDir, codeCache.keep, { recursive: true });
+    }
     await server.stop();
     if (!existsSync(outFile)) throw new Error('the host suite wrote no samples');
     return JSON.parse(readFileSync(outFile, 'utf8')) as HostSamples;
@@ -126,7 +176,7 @@ export async function benchHost(runs: number, messages: number): Promise<void> {
     ratio: undefined,
     target: 'info',
     pass: undefined,
-    note: 'dist/extension.js evaluated afresh after activation (warm file cache, compiled again)',
+    note: 'dist/reins.js (the bundle) evaluated afresh after activation, without the code cache (warm file cache, compiled again)',
   });
   const kib = (b: number) => `${(b / 1024).toFixed(0)} KiB`;
   record({
@@ -158,62 +208,110 @@ export async function benchHost(runs: number, messages: number): Promise<void> {
 /** A module request that only the agent machinery makes: vscode-jsonrpc's node transport requires `net`. */
 const machineryMarker = (requests: string[] | undefined): boolean => (requests ?? []).some((r) => r === 'net' || r === 'node:net');
 
+/** One kind of activation run's figures, over the runs. */
+class ActivationRuns {
+  readonly over = { wall: [] as number[], cpu: [] as number[] };
+  readonly reins = { wall: [] as number[], cpu: [] as number[] };
+  readonly bare = { wall: [] as number[], cpu: [] as number[] };
+  readonly cacheUse: string[] = [];
+
+  /** Adds one host's samples; false when it measured nothing (Reins already active, say). */
+  add(s: HostSamples): boolean {
+    const a = s.activation;
+    const b = s.baselineActivations;
+    if (!a || b.length === 0) return false;
+    const mean = (v: number[]) => v.reduce((x, y) => x + y, 0) / v.length;
+    const bw = mean(b.map((x) => x.wallMs));
+    const bc = mean(b.map((x) => x.cpuMs));
+    this.reins.wall.push(a.wallMs);
+    this.reins.cpu.push(a.cpuMs);
+    this.bare.wall.push(bw);
+    this.bare.cpu.push(bc);
+    this.over.wall.push(a.wallMs - bw);
+    this.over.cpu.push(a.cpuMs - bc);
+    this.cacheUse.push(s.codeCache ?? 'unknown');
+    return true;
+  }
+}
+
 /**
- * Group 6, activation: `runs` fresh extension hosts (code-server started anew each time), in each
- * Reins activated cold between two bare extensions (after a bare warm-up one); what is judged is
- * Reins's cost over the bare ones' mean in the same host, wall and CPU, as a spread over the runs.
+ * Group 6, activation: fresh extension hosts (code-server started anew each time), in each Reins
+ * activated cold between two bare extensions (after a bare warm-up one), once the machine is quiet;
+ * what is judged is Reins's cost over the bare ones' mean in the same host, wall and CPU, as a
+ * spread over the runs.
+ * - `runs` hosts find the code cache a first host made (src/boot/codeCache.ts): every start of
+ *   Reins but the first of a version. They are judged.
+ * - 2 hosts start without one, as the first start after an install or update does: said beside.
  * Each run also records what the bundle required during activation and during the first agent's
  * start: the agent machinery (its marker, `net`) must come with the second only.
  */
 export async function benchActivation(runs: number): Promise<void> {
-  console.log(`\n6. Activation in the real extension host (code-server), ${runs} fresh hosts: Reins against bare extensions in the same host`);
-  const over = { wall: [] as number[], cpu: [] as number[] };
-  const reins = { wall: [] as number[], cpu: [] as number[] };
-  const bare = { wall: [] as number[], cpu: [] as number[] };
+  console.log(
+    `\n6. Activation in the real extension host (code-server), the production build, ${runs} fresh hosts with Reins's code cache and 2 without: Reins against bare extensions in the same host`,
+  );
+  const warm = new ActivationRuns();
+  const first = new ActivationRuns();
   const firstAgent: number[] = [];
   let atActivation = 0;
   let atFirstAgent = 0;
   let activationRequires = 0;
-  for (let i = 0; i < runs; i++) {
-    const s = await hostSamples({ REINS_BENCH_ACTIVATION_ONLY: '1' }, 5 * 60_000);
-    for (const e of s.errors) console.log(`    host suite: ${e}`);
-    const a = s.activation;
-    const b = s.baselineActivations;
-    if (!a || b.length === 0) continue;
-    const mean = (v: number[]) => v.reduce((x, y) => x + y, 0) / v.length;
-    const bw = mean(b.map((x) => x.wallMs));
-    const bc = mean(b.map((x) => x.cpuMs));
-    reins.wall.push(a.wallMs);
-    reins.cpu.push(a.cpuMs);
-    bare.wall.push(bw);
-    bare.cpu.push(bc);
-    over.wall.push(a.wallMs - bw);
-    over.cpu.push(a.cpuMs - bc);
-    if (s.firstAgentMs !== undefined) firstAgent.push(s.firstAgentMs);
-    if (machineryMarker(s.activationRequires)) atActivation++;
-    if (machineryMarker(s.firstAgentRequires)) atFirstAgent++;
-    activationRequires = s.activationRequires?.length ?? 0;
-    console.log(
-      `    run ${i + 1}: Reins ${a.wallMs.toFixed(1)} ms wall / ${a.cpuMs.toFixed(1)} ms CPU; bare ${b.map((x) => `${x.wallMs.toFixed(1)} / ${x.cpuMs.toFixed(1)}`).join(', ')} ms; ` +
-        `requires at activation: ${s.activationRequires?.join(' ') ?? 'n/a'}`,
-    );
+  const kept = mkdtempSync(path.join(tmpdir(), 'reins-bench-code-cache-'));
+  // What users install: the minified production build (npm run package's), not the development
+  // build with its source maps that the rest of the bench runs.
+  const dist = path.join(kept, 'dist');
+  execFileSync(process.execPath, [path.join(repo, 'scripts', 'esbuild.mjs'), '--production', '--outdir', dist], { cwd: repo, stdio: 'inherit' });
+  const cache = path.join(kept, 'code-cache');
+  try {
+    const plan = ['first', ...Array.from({ length: runs }, () => 'warm'), 'first'] as const;
+    for (const [i, kind] of plan.entries()) {
+      const s = await hostSamples({ REINS_BENCH_ACTIVATION_ONLY: '1' }, 5 * 60_000, kind === 'first' ? { keep: cache, dist } : { seed: cache, dist });
+      for (const e of s.errors) console.log(`    host suite: ${e}`);
+      if (kind === 'first' && !s.codeCacheWritten) console.log('    host suite: Reins wrote no code cache within 20 s of its activation');
+      if (!(kind === 'first' ? first : warm).add(s)) continue;
+      if (s.firstAgentMs !== undefined) firstAgent.push(s.firstAgentMs);
+      if (machineryMarker(s.activationRequires)) atActivation++;
+      if (machineryMarker(s.firstAgentRequires)) atFirstAgent++;
+      activationRequires = s.activationRequires?.length ?? 0;
+      const a = s.activation;
+      const b = s.baselineActivations;
+      console.log(
+        `    run ${i + 1} (${kind === 'first' ? 'no code cache yet' : 'code cache'}: ${s.codeCache ?? 'unknown'}): Reins ${a?.wallMs.toFixed(1)} ms wall / ${a?.cpuMs.toFixed(1)} ms CPU; ` +
+          `bare ${b.map((x) => `${x.wallMs.toFixed(1)} / ${x.cpuMs.toFixed(1)}`).join(', ')} ms; after ${((s.quietWaitMs ?? 0) / 1000).toFixed(1)} s for a quiet machine; ` +
+          `requires at activation: ${s.activationRequires?.join(' ') ?? 'n/a'}`,
+      );
+    }
+  } finally {
+    rmSync(kept, { recursive: true, force: true });
   }
+  const used = warm.cacheUse.filter((u) => u.startsWith('used')).length;
   for (const what of ['wall', 'cpu'] as const) {
-    const ok = over[what].length > 0;
+    const ok = warm.over[what].length > 0;
     record({
       name: `activation (real host), ${what === 'wall' ? 'wall' : 'CPU'} over a bare one`,
-      reins: ok ? `${fmtSpread(over[what])} (Reins itself: median ${median(reins[what]).toFixed(1)} ms)` : 'n/a',
-      baseline: ok ? `bare extension: ${fmtSpread(bare[what])}` : 'n/a',
-      ratio: ok ? median(reins[what]) / median(bare[what]) : undefined,
+      reins: ok ? `${fmtSpread(warm.over[what])} (Reins itself: median ${median(warm.reins[what]).toFixed(1)} ms)` : 'n/a',
+      baseline: ok ? `bare extension: ${fmtSpread(warm.bare[what])}` : 'n/a',
+      ratio: ok ? median(warm.reins[what]) / median(warm.bare[what]) : undefined,
       target: `median ≤ ${ACTIVATION_MAX_MS} ms over`,
-      pass: ok ? median(over[what]) <= ACTIVATION_MAX_MS : false,
+      // A run that did not use the cache is not the start this row is about: it fails the row.
+      pass: ok ? median(warm.over[what]) <= ACTIVATION_MAX_MS && used === warm.over[what].length : false,
       note:
-        what === 'wall'
+        (what === 'wall'
           ? "ext.activate() from cold (the bundle loaded + activate()) minus the mean of two bare extensions' (one command each) activated just before and after it in the same host; ratio: medians, Reins / bare"
-          : "the extension host process's CPU time during the same activations",
+          : "the extension host process's CPU time during the same activations") +
+        `; with the code cache a first host made (used in ${used} of ${warm.cacheUse.length})`,
+    });
+    const fok = first.over[what].length > 0;
+    record({
+      name: `activation, first start of a version, ${what === 'wall' ? 'wall' : 'CPU'} over a bare one`,
+      reins: fok ? `${fmtSpread(first.over[what])} (Reins itself: median ${median(first.reins[what]).toFixed(1)} ms)` : 'n/a',
+      baseline: fok ? `bare extension: ${fmtSpread(first.bare[what])}` : 'n/a',
+      ratio: fok ? median(first.reins[what]) / median(first.bare[what]) : undefined,
+      target: 'info',
+      pass: undefined,
+      note: 'as above, in hosts with no code cache yet (the first start after an install or update; V8 compiles the whole bundle)',
     });
   }
-  const n = over.wall.length;
+  const n = warm.over.wall.length + first.over.wall.length;
   record({
     name: 'activation: agent machinery deferred',
     reins: `loaded at activation in ${atActivation} of ${n} runs (${activationRequires} module requests); at the first agent in ${atFirstAgent} of ${n}`,

@@ -31,6 +31,12 @@ export interface HostSamples {
   /** Reins, and the bare extensions activated just before and just after it (host.ts makes them; a first one warms the host up). */
   activation?: Activation;
   baselineActivations: Activation[];
+  /** How long the suite waited for a quiet machine before the activations (machineQuiet). */
+  quietWaitMs?: number;
+  /** What the log's activation line says of the code cache (src/boot/codeCache.ts): used, made, rejected, none. */
+  codeCache?: string;
+  /** With REINS_BENCH_CODE_CACHE_DIR: whether Reins wrote its code cache there before the suite ended. */
+  codeCacheWritten?: boolean;
   bundleLoadMs: number[];
   bundleBytes: Record<string, number>;
   /** Stop command → session/cancel read by the agent; the same for a bare client in this host. */
@@ -213,6 +219,82 @@ async function memory(extensionPath: string, messages: number, out: HostSamples)
   out.memory = { messages, textBytes: texts.reduce((s, t) => s + t.length, 0), before, after: afterUsage, ms };
 }
 
+/** The machine's busy and total CPU time so far (Linux's /proc/stat), or undefined elsewhere. */
+function machineCpu(): { busy: number; total: number } | undefined {
+  try {
+    const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const n = fields.map(Number);
+    const total = n.reduce((a, b) => a + b, 0);
+    return { busy: total - n[3] - (n[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Waits until the machine is quiet: two 500 ms windows in a row with under 20% of its CPU busy
+ * (at most 20 s). The suite starts while the window is still starting: the workbench, the
+ * built-in extensions activating for the workspace (TypeScript's, git's) and this host compete
+ * for the same 2 cores, and put 25–500 ms of noise into one bare activation. Reins activates
+ * on `onStartupFinished`, after that. Returns the ms waited.
+ */
+async function machineQuiet(): Promise<number> {
+  const t0 = performance.now();
+  let quiet = 0;
+  let last = machineCpu();
+  if (!last) return 0;
+  while (quiet < 2 && performance.now() - t0 < 20_000) {
+    await sleep(500);
+    const now = machineCpu();
+    if (!now) return 0;
+    quiet = (now.busy - last.busy) / Math.max(1, now.total - last.total) < 0.2 ? quiet + 1 : 0;
+    last = now;
+  }
+  return performance.now() - t0;
+}
+
+/**
+ * With REINS_BENCH_CPU_PROFILE (a folder), Reins's activation is recorded as a V8 CPU profile
+ * there (open it in DevTools' Performance panel): where a regression of the activation rows went.
+ * The profiler's own cost makes that run's figures no measure.
+ */
+async function profiled<T>(on: boolean, fn: () => Promise<T>): Promise<T> {
+  const dir = process.env.REINS_BENCH_CPU_PROFILE;
+  if (!on || !dir) return fn();
+  const inspector = await import('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `activation-${process.pid}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+/** The log's activation line: "Reins 0.x activated in N ms (bundle loaded in M ms, code cache: used)". */
+function codeCacheUse(logUri: vscode.Uri): string | undefined {
+  // The channel's file is in a folder of this extension host's logs, not always logUri itself.
+  const logs = path.dirname(logUri.fsPath);
+  try {
+    for (const dir of fs.readdirSync(logs)) {
+      const file = path.join(logs, dir, 'Reins.log');
+      const m = fs.existsSync(file) ? /bundle loaded in ([\d.]+) ms, code cache: (\w+)/.exec(fs.readFileSync(file, 'utf8')) : null;
+      if (m) return `${m[2]}, bundle loaded in ${m[1]} ms`;
+    }
+  } catch {
+    // no log folder: said as unknown
+  }
+  return undefined;
+}
+
 /** Activates `id` from cold; undefined (and an error said) when it was active already. */
 async function activateCold<T>(id: string, out: HostSamples): Promise<{ ext: vscode.Extension<T>; api: T; took?: Activation }> {
   const ext = vscode.extensions.getExtension<T>(id);
@@ -227,7 +309,7 @@ async function activateCold<T>(id: string, out: HostSamples): Promise<{ ext: vsc
   if (!cold) out.errors.push(`${id} was already active: its activation is not measured`);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const { value: api, requests } = await requiresDuring(path.resolve(ext.extensionPath), () => ext.activate());
+  const { value: api, requests } = await profiled(id === EXTENSION_ID, () => requiresDuring(path.resolve(ext.extensionPath), () => ext.activate()));
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   if (id === EXTENSION_ID) out.activationRequires = requests;
@@ -253,15 +335,20 @@ export async function run(): Promise<void> {
     // A bare extension just before Reins and another just after: what VS Code's own part of an
     // activation costs (the context, its storage, loading a module) at this moment of this run.
     const [warmUp, before, after] = (process.env.REINS_BENCH_BASELINES ?? '').split(',').filter(Boolean);
+    out.quietWaitMs = await machineQuiet();
     if (warmUp) await activateCold(warmUp, out);
     if (before) out.baselineActivations.push(...[(await activateCold(before, out)).took].filter((a) => a !== undefined));
     const { ext, api, took } = await activateCold<ReinsApi>(EXTENSION_ID, out);
     out.activation = took;
+    // Once what Reins set going has settled (its view's first reveal is the workbench's work, and
+    // the next activation waited 50–140 ms for it): the bare one after measures the host, not Reins.
+    await machineQuiet();
     if (after) out.baselineActivations.push(...[(await activateCold(after, out)).took].filter((a) => a !== undefined));
     const dist = path.join(ext.extensionPath, 'dist');
     for (const f of fs.readdirSync(dist)) if (f.endsWith('.js')) out.bundleBytes[f] = fs.statSync(path.join(dist, f)).size;
     // Loading the bundle alone (no activate): evaluated afresh, a few times.
-    const main = require.resolve(path.join(dist, 'extension.js'));
+    // The bundle itself (dist/extension.js only loads it, with the code cache, at activation).
+    const main = require.resolve(path.join(dist, 'reins.js'));
     for (let i = 0; i < 5; i++) {
       const cached = require.cache[main];
       delete require.cache[main];
@@ -281,6 +368,15 @@ export async function run(): Promise<void> {
       })
     ).requests;
     out.firstAgentMs = performance.now() - t;
+    out.codeCache = codeCacheUse(api.logUri);
+    // host.ts keeps the cache this host made for the next hosts (written 5 s after activation).
+    const cacheDir = process.env.REINS_BENCH_CODE_CACHE_DIR;
+    if (cacheDir)
+      out.codeCacheWritten = await waitFor(
+        'the code cache',
+        () => (fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((n) => n.endsWith('.v8cache')) ? true : undefined),
+        20_000,
+      ).catch(() => false);
     const steps: [string, () => Promise<void>][] = process.env.REINS_BENCH_ACTIVATION_ONLY
       ? []
       : [
