@@ -571,7 +571,11 @@ export async function frameIn(page, part, selector, timeoutMs = 60_000) {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame() || !(await frame.$(selector).catch(() => null))) continue;
       // The document sits in #active-frame inside the webview's iframe: that outer iframe is placed over the part.
-      const outer = frame.parentFrame() && frame.parentFrame() !== page.mainFrame() ? await frame.parentFrame().frameElement() : await frame.frameElement();
+      // A frame being torn down as it is looked at (the tab a conversation just left) is skipped:
+      // its frameElement() throws "Frame has been detached" (the view smoke failed so once in 4 runs).
+      const parent = frame.parentFrame();
+      const outer = await (parent && parent !== page.mainFrame() ? parent : frame).frameElement().catch(() => null);
+      if (!outer) continue;
       const at = await outer.boundingBox().catch(() => null);
       if (box && at && at.width > 0 && at.x >= box.x - 1 && at.x + at.width <= box.x + box.width + 1) return frame;
     }
