@@ -222,10 +222,11 @@ async function memory(extensionPath: string, messages: number, out: HostSamples)
 /** The machine's busy and total CPU time so far (Linux's /proc/stat), or undefined elsewhere. */
 function machineCpu(): { busy: number; total: number } | undefined {
   try {
-    const [, ...fields] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    // The first line: "cpu  user nice system idle iowait irq softirq steal …" (ticks).
+    const [, ...fields] = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
     const n = fields.map(Number);
     const total = n.reduce((a, b) => a + b, 0);
-    return { busy: total - n[3] - (n[4] ?? 0), total };
+    return { busy: total - (n[3] ?? 0) - (n[4] ?? 0), total };
   } catch {
     return undefined;
   }

@@ -4,7 +4,7 @@
 // prints {"use": …, "answer": <the bundle's exports.answer>} after writing the cache (keep()).
 import { loadBundle } from '../../src/boot/codeCache';
 
-const [file, cacheDir, version] = process.argv.slice(2);
+const [file = '', cacheDir, version] = process.argv.slice(2);
 const bundle = loadBundle(file, cacheDir || undefined, version ?? '1.0.0');
 bundle.keep();
 process.stdout.write(JSON.stringify({ use: bundle.use, answer: (bundle.exports as { answer?: unknown }).answer }));
