@@ -43,6 +43,7 @@ type WelcomePage = Omit<Page, 'locator'> & {
   reload(o?: object): Promise<unknown>;
   keyboard: { press(k: string): Promise<void> };
   mouse: { move(x: number, y: number): Promise<void> };
+  screenshot(o: { path: string }): Promise<unknown>;
   locator(s: string, o?: object): { first(): { click(): Promise<void>; waitFor(o?: object): Promise<void> }; waitFor(o?: object): Promise<void> };
 };
 type Lib = CodeServerLib & { reloadWorkbench(page: Page): Promise<unknown>; clearHovers(page: Page): Promise<void> };
@@ -215,6 +216,14 @@ export async function benchWelcome(runs: number): Promise<void> {
         console.log('    (Reins\' status bar item not found at the end of the run: "before Reins activated" counts nothing)');
       console.log(`    run ${i + 1}: ${[...results].map(([k, v]) => `${k} ${v.at(-1)!.framesLate} (${v.at(-1)!.msLate.toFixed(0)} ms)`).join(', ')}`);
     }
+  } catch (error) {
+    // What the window showed when a step failed: the error names a locator, the picture the state.
+    const shot = path.join(repo, 'test-results', 'bench-welcome-failed.png');
+    await page.screenshot({ path: shot }).then(
+      () => console.log(`    the window when it failed: ${shot}`),
+      () => undefined,
+    );
+    throw error;
   } finally {
     await browser.close().catch(() => {});
     await server.stop().catch(() => {});
