@@ -22,7 +22,7 @@ export interface CompiledBundle {
   /** The bundle's exports, as `require(file)` would give them. */
   exports: unknown;
   use: CodeCacheUse;
-  /** Writes a cache of what V8 has compiled of the bundle so far, when this activation had none that fitted. */
+  /** Writes a cache of what V8 has compiled of the bundle so far, when this activation had none that fitted (else nothing). */
   keep(): void;
 }
 

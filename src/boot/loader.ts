@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type * as Reins from '../extension';
-import { loadBundle, type CodeCacheUse } from './codeCache';
+import { loadBundle, type CompiledBundle } from './codeCache';
 
 let reins: typeof Reins | undefined;
 
@@ -15,26 +15,21 @@ export function activate(context: vscode.ExtensionContext): ReturnType<typeof Re
   const { version } = context.extension.packageJSON as { version?: unknown };
   const file = path.join(__dirname, 'reins.js');
   const started = performance.now();
-  let use: CodeCacheUse = 'none';
-  let keep = (): void => undefined;
+  let bundle: CompiledBundle;
   try {
-    const bundle = loadBundle(file, cacheDir, typeof version === 'string' ? version : '');
-    reins = bundle.exports as typeof Reins;
-    use = bundle.use;
-    keep = () => bundle.keep();
+    bundle = loadBundle(file, cacheDir, typeof version === 'string' ? version : '');
   } catch {
-    // Whatever failed (the cache's folder, the bundle itself), a plain require either works or
-    // throws what is wrong with the bundle, as VS Code would have shown it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the bundle, loaded as VS Code would
-    reins = require(file) as typeof Reins;
+    // Whatever failed (the cache's folder, the bundle itself), the bundle required as usual either
+    // works or throws what is wrong with it, as VS Code would have shown it.
+    bundle = loadBundle(file, undefined, '');
   }
-  const api = reins.activate(context, { codeCache: use, loadMs: performance.now() - started });
+  reins = bundle.exports as typeof Reins;
+  const api = reins.activate(context, { codeCache: bundle.use, loadMs: performance.now() - started });
   // Right after activation, the cache holds what activating compiled and no more: what a later
-  // agent or panel compiles would only make every activation's cache bigger to read.
-  if (use !== 'used') {
-    const timer = setTimeout(keep, 0);
-    context.subscriptions.push({ dispose: () => clearTimeout(timer) });
-  }
+  // agent or panel compiles would only make every activation's cache bigger to read. (keep()
+  // writes only when this activation had no cache that fitted.)
+  const timer = setTimeout(() => bundle.keep(), 0);
+  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
   return api;
 }
 

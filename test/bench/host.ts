@@ -63,15 +63,6 @@ function reinsActivatedOnDemand(dir: string, dist?: string): void {
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest));
 }
 
-/** The bench's own variables that the host suite reads too, when set. */
-const passThrough = (...names: string[]): Record<string, string> =>
-  Object.fromEntries(
-    names.flatMap((n) => {
-      const v = process.env[n];
-      return v ? [[n, v]] : [];
-    }),
-  );
-
 /**
  * Reins's code cache between hosts (src/boot/codeCache.ts): each host has a user data folder of
  * its own, so a cache made in one is copied out (`keep`) and into the next (`seed`), where a user
@@ -109,7 +100,6 @@ async function hostSamples(env: Record<string, string>, timeoutMs = 10 * 60_000,
       allBuiltins: true, // as BENCHMARKS.md's table was measured
       env: {
         ...env,
-        ...passThrough('REINS_BENCH_CPU_PROFILE'),
         REINS_BENCH_OUT: outFile,
         REINS_BENCH_BASELINES: bare.map((p) => `reins-bench.${path.basename(p)}`).join(','),
         ...(codeCache.keep && { REINS_BENCH_CODE_CACHE_DIR: cacheLink }),
