@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 
 /** What became of the code cache at this activation (the log's activation line says it). */
-export type CodeCacheUse = 'used' | 'made' | 'rejected' | 'none';
+type CodeCacheUse = 'used' | 'made' | 'rejected' | 'none';
 
 export interface CompiledBundle {
   /** The bundle's exports, as `require(file)` would give them. */
