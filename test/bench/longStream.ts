@@ -18,9 +18,18 @@ export const STREAM_PER_SECOND = 5_000;
  * Also counts what the panel is posted meanwhile (characters of JSON), and the older pages (`earlier`) among it.
  */
 const TYPING = `(() => {
-  if (window.__reinsTyping) { window.__reinsTyping.length = 0; window.__reinsToFrame.length = 0; window.__reinsPages = 0; window.__reinsPosted = 0; return; }
+  if (window.__reinsTyping) { window.__reinsTyping.length = 0; window.__reinsToFrame.length = 0; window.__reinsSlow.length = 0; window.__reinsPages = 0; window.__reinsPosted = 0; return; }
   const p = window.__reinsTyping = [];
   const f = window.__reinsToFrame = [];
+  // The browser's own account of each slow key (Event Timing: 16 ms or more from the key to the
+  // paint after it): how long it waited for the main thread, how long the page's handlers took.
+  const slow = window.__reinsSlow = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.name !== 'keydown' && e.name !== 'keypress') continue;
+      slow.push({ name: e.name, id: e.interactionId, duration: e.duration, waited: e.processingStart - e.startTime, handlers: e.processingEnd - e.processingStart });
+    }
+  }).observe({ type: 'event', durationThreshold: 16 });
   window.__reinsPages = 0;
   window.__reinsPosted = 0;
   window.addEventListener('message', (e) => {
@@ -33,7 +42,7 @@ const TYPING = `(() => {
     requestAnimationFrame(() => { f.push(performance.now() - t0); setTimeout(() => p.push(performance.now() - t0), 0); });
   });
 })()`;
-const TYPED = `({ typing: window.__reinsTyping, toFrame: window.__reinsToFrame })`;
+const TYPED = `({ typing: window.__reinsTyping, toFrame: window.__reinsToFrame, slow: window.__reinsSlow })`;
 
 /**
  * For the workbench's page, before its scripts: the bytes its WebSockets receive (the remote
@@ -60,6 +69,18 @@ export interface Typed {
   typing: number[];
   /** keydown → that frame's animation frame callbacks. */
   toFrame: number[];
+  /** Event Timing's entries for the keys of 16 ms or more (keydown and keypress, ms). */
+  slow: SlowKey[];
+}
+
+export interface SlowKey {
+  name: string;
+  /** The browser's key to the paint after its handlers (rounded to 8 ms). */
+  duration: number;
+  /** From the key to its handlers: the main thread busy with something else. */
+  waited: number;
+  /** The page's handlers of that event. */
+  handlers: number;
 }
 
 export interface Streamed extends Typed {
@@ -121,13 +142,14 @@ export async function typeIdle(frame: Frame, n: number): Promise<Typed> {
   const input = frame.locator('#prompt-input');
   await frame.evaluate(PAUSE);
   await input.click();
-  const all: Typed = { typing: [], toFrame: [] };
+  const all: Typed = { typing: [], toFrame: [], slow: [] };
   for (let i = 0; i < n; i++) {
     await frame.evaluate(TYPING);
     await input.pressSequentially(DRAFT, { delay: 50 });
     const typed = await frame.evaluate<Typed>(TYPED);
     all.typing.push(...typed.typing);
     all.toFrame.push(...typed.toFrame);
+    all.slow.push(...typed.slow);
     await frame.evaluate(CLEAR_INPUT);
   }
   await frame.evaluate(RESUME);
@@ -145,7 +167,15 @@ export function medianRun(xs: Streamed[], of: (x: Streamed) => number[]): Stream
 }
 
 export const split = (t: Typed) =>
-  `to the frame p50 ${percentile(t.toFrame, 50).toFixed(1)} / p99 ${percentile(t.toFrame, 99).toFixed(1)} ms, painted p50 ${percentile(t.typing, 50).toFixed(1)} / p99 ${percentile(t.typing, 99).toFixed(1)} ms`;
+  `to the frame p50 ${percentile(t.toFrame, 50).toFixed(1)} / p99 ${percentile(t.toFrame, 99).toFixed(1)} ms, painted p50 ${percentile(t.typing, 50).toFixed(1)} / p99 ${percentile(t.typing, 99).toFixed(1)} ms; ${slowKeys(t.slow)}`;
+
+/** The browser's account of the slow keys: "keys of 16 ms or more: 3 (keydown 24 ms: waited 1.2, handlers 0.4; …)". */
+export function slowKeys(slow: SlowKey[]): string {
+  if (slow.length === 0) return 'no key event of 16 ms or more (Event Timing)';
+  const worst = [...slow].sort((a, b) => b.duration - a.duration).slice(0, 3);
+  const one = (k: SlowKey) => `${k.name} ${k.duration} ms: waited ${k.waited.toFixed(1)}, handlers ${k.handlers.toFixed(1)}`;
+  return `key events of 16 ms or more (Event Timing): ${slow.length}, waited max ${Math.max(...slow.map((k) => k.waited)).toFixed(1)} ms, handlers max ${Math.max(...slow.map((k) => k.handlers)).toFixed(1)} ms; the slowest: ${worst.map(one).join('; ')}`;
+}
 
 /** The workbench's sockets may carry this much more than what the panel is posted (the RPC's own framing). */
 const TRAFFIC_RATIO = 1.5;
