@@ -92,18 +92,38 @@ export const hostHeapFile = (scratch: string) => path.join(scratch, 'host-heap.j
  * marks that frame too: the same steps as the panel's first paint, without the panel. Its bare
  * textarea (the panel's input box's id, so that the same keys are typed the same way) is the
  * floor under the typing rows: what any webview's input gets in that host.
+ *
+ * With `agent`, Enter in that textarea also streams: the floor's extension host is the least an
+ * ACP client does (the same agent started, initialize, session/new, session/prompt; the text of
+ * its message chunks posted to the page once a frame), and the page appends it to a plain text
+ * block and keeps its end in view. Keys typed meanwhile are the floor under typing while streaming.
  */
-export function benchExtensions(scratch: string): string {
+export function benchExtensions(scratch: string, agent?: { command: string; args: string[] }): string {
   const dir = path.join(scratch, 'extensions');
   const floor = path.join(dir, 'floor');
   mkdirSync(dir, { recursive: true });
   symlinkSync(repo, path.join(dir, 'reins'), 'dir');
-  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-floor'"><title>floor</title></head>
-<body><div id="floor">empty</div><textarea id="prompt-input" rows="1"></textarea><script nonce="floor">
+  const html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-floor'; style-src 'nonce-floor'"><title>floor</title>
+<style nonce="floor">#stream { height: 70vh; overflow-y: auto; white-space: pre-wrap; }</style></head>
+<body><div id="floor">empty</div><div id="stream"></div><textarea id="prompt-input" rows="1"></textarea><script nonce="floor">
 const api = acquireVsCodeApi();
 const painted = (name) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
 painted('floor:first-frame');
-window.addEventListener('message', (e) => { document.getElementById('floor').textContent = e.data.text; painted('floor:painted'); });
+const stream = document.getElementById('stream');
+const input = document.getElementById('prompt-input');
+window.addEventListener('message', (e) => {
+  const d = e.data;
+  if (d.append !== undefined) { stream.append(d.append); stream.scrollTop = stream.scrollHeight; }
+  if (d.done) stream.dataset.done = String(Number(stream.dataset.done || 0) + 1);
+  if (d.text !== undefined) { document.getElementById('floor').textContent = d.text; painted('floor:painted'); }
+});
+input.addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter') return;
+  e.preventDefault();
+  stream.textContent = '';
+  input.value = '';
+  api.postMessage({ type: 'prompt' });
+});
 api.postMessage({ type: 'ready' });
 </script></body></html>`;
   const fields = {
@@ -121,10 +141,64 @@ api.postMessage({ type: 'ready' });
     'floor',
     fields,
     `const vscode = require('vscode');
+const AGENT = ${JSON.stringify(agent ?? null)};
+// The least an ACP client does while an agent streams: read its lines, parse them, and post the
+// chunks' text to the page once a frame. No renderer, no transcript, no turn machine.
+function startAgent(cwd) {
+  const child = require('child_process').spawn(AGENT.command, AGENT.args, { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+  const waiting = new Map();
+  let next = 1, rest = '', onChunk = () => {};
+  const request = (method, params) => new Promise((resolve) => {
+    const id = next++;
+    waiting.set(id, resolve);
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\\n');
+  });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (data) => {
+    const lines = (rest + data).split('\\n');
+    rest = lines.pop();
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      const m = JSON.parse(line);
+      if (m.method === 'session/update') {
+        const u = m.params.update;
+        if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') onChunk(u.content.text);
+      } else if (m.method !== undefined && m.id !== undefined) {
+        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'not here' } }) + '\\n');
+      } else if (m.id !== undefined) {
+        waiting.get(m.id)?.(m.result);
+        waiting.delete(m.id);
+      }
+    }
+  });
+  const session = request('initialize', { protocolVersion: 1, clientCapabilities: {} }).then(() => request('session/new', { cwd, mcpServers: [] }));
+  return {
+    child,
+    async prompt(post) {
+      const { sessionId } = await session;
+      let pending = '';
+      onChunk = (text) => { pending += text; };
+      const flush = () => { if (pending) { post({ append: pending }); pending = ''; } };
+      const frames = setInterval(flush, 16);
+      await request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'stream' }] });
+      clearInterval(frames);
+      flush();
+      post({ done: true });
+    },
+  };
+}
 exports.activate = (context) => {
   context.subscriptions.push(vscode.commands.registerCommand('reinsBenchFloor.open', () => {
     const panel = vscode.window.createWebviewPanel('reinsBenchFloor', 'Floor', vscode.ViewColumn.Active, { enableScripts: true });
-    panel.webview.onDidReceiveMessage(() => panel.webview.postMessage({ text: 'the host answered' }));
+    let agent;
+    panel.onDidDispose(() => agent?.child.kill());
+    panel.webview.onDidReceiveMessage((m) => {
+      if (m.type === 'ready') void panel.webview.postMessage({ text: 'the host answered' });
+      if (m.type === 'prompt' && AGENT) {
+        agent ??= startAgent(vscode.workspace.workspaceFolders[0].uri.fsPath);
+        void agent.prompt((message) => panel.webview.postMessage(message));
+      }
+    });
     panel.webview.html = ${JSON.stringify(html)};
   }));
   // The extension host's heap after full collections, written to a file the bench reads (its

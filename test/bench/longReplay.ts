@@ -36,6 +36,7 @@ import {
   streams,
   typeIdle,
   type Streamed,
+  floorStreams,
 } from './longStream';
 
 // The issue's targets.
@@ -58,6 +59,7 @@ type Lib = ReloadLib & {
 };
 type FullPage = Page & {
   keyboard: { press(k: string): Promise<void> };
+  screenshot(o: { path: string }): Promise<unknown>;
   locator(s: string, o?: object): { first(): { waitFor(o?: object): Promise<void> }; waitFor(o?: object): Promise<void> };
 };
 
@@ -209,7 +211,9 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       traced(browserRef!, name, work, LIGHT_CATEGORIES);
   let browserRef: Parameters<typeof traced>[0] | undefined;
   try {
-    const opened = await openProbedPanel(lib, workspace, benchExtensions(scratch), [SOCKET_BYTES]);
+    const opened = await openProbedPanel(lib, workspace, benchExtensions(scratch, { command: process.execPath, args: [agentJs, '--scenario', scenario] }), [
+      SOCKET_BYTES,
+    ]);
     const { server, browser } = opened;
     browserRef = browser;
     const page = opened.page as FullPage;
@@ -231,10 +235,14 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     );
 
     // The floor: an empty webview in the same host.
-    const floor = await openFloor(lib, page, OPENS, (f) => typeIdle(f, STREAMS)).catch((err: unknown) => {
-      console.log(`    empty webview: not measured (${String(err)})`);
-      return { runs: [], firstFrame: NaN, painted: NaN, typed: undefined };
-    });
+    const floor = await openFloor(lib, page, OPENS, async (f) => ({ idle: await typeIdle(f, STREAMS), streamed: await floorStreams(page, f, STREAMS) })).catch(
+      async (err: unknown) => {
+        const shot = path.join(repo, 'test-results', 'bench-long-floor-failed.png');
+        await page.screenshot({ path: shot }).catch(() => undefined);
+        console.log(`    empty webview: not measured (${String(err)}; the window then: ${shot})`);
+        return { runs: [], firstFrame: NaN, painted: NaN, typed: undefined };
+      },
+    );
     console.log(
       `    empty webview: first frame ${floor.runs.map((r) => r.firstFrame.toFixed(0)).join(' / ')} ms, a message drawn ${floor.runs.map((r) => r.painted.toFixed(0)).join(' / ')} ms`,
     );
@@ -323,7 +331,13 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     // Each row judges the median run's p99 (runs: each run's p99).
     const runs = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
     const frameGaps = (x: Streamed) => gaps(x.window.frames);
-    recordTyping({ typed: longTyped, probed: longStreams }, { typed: shortTyped, probed: shortStreams, turns: short.turns }, idle, floor.typed);
+    recordTyping(
+      { typed: longTyped, probed: longStreams },
+      { typed: shortTyped, probed: shortStreams, turns: short.turns },
+      idle,
+      floor.typed?.idle,
+      floor.typed?.streamed,
+    );
     const gapped = medianRun(longStreams, frameGaps);
     const gappedBase = medianRun(shortStreams, frameGaps);
     const everyChunk = (xs: Streamed[]) => xs.every((x) => x.inOrder);

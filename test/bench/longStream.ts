@@ -137,6 +137,31 @@ export async function streams(page: Page, frame: Frame, n: number, first: number
   return out;
 }
 
+/**
+ * The floor under typing while streaming: the same stream (the same agent and scenario) into the
+ * floor's bare webview (`benchExtensions` with an agent: the least a client does), the same keys
+ * typed the same way meanwhile, `n` times: all their times. Throws if a stream lost a chunk.
+ */
+export async function floorStreams(page: Page, frame: Frame, n: number): Promise<Typed[]> {
+  const input = frame.locator('#prompt-input');
+  await frame.evaluate(PAUSE);
+  await input.click();
+  const runs: Typed[] = [];
+  for (let i = 1; i <= n; i++) {
+    await frame.evaluate(TYPING);
+    await input.press('Enter');
+    await page.waitForTimeout(300);
+    await input.pressSequentially(DRAFT, { delay: 50 });
+    await waitFor(page, frame, `document.getElementById('stream').dataset.done === '${i}'`, 120_000, "the floor's stream", 200);
+    runs.push(await frame.evaluate<Typed>(TYPED));
+    const seen = await frame.evaluate<number>(`(document.getElementById('stream').textContent.match(/\\bc\\d+\\b/g) || []).length`);
+    if (seen < STREAM_CHUNKS) throw new Error(`the floor's stream showed ${seen} of ${STREAM_CHUNKS} chunks`);
+    await frame.evaluate(CLEAR_INPUT);
+  }
+  await frame.evaluate(RESUME);
+  return runs;
+}
+
 /** The same keys as a stream's, typed `n` times into the idle panel (nothing streaming): all their times. */
 export async function typeIdle(frame: Frame, n: number): Promise<Typed> {
   const input = frame.locator('#prompt-input');
@@ -158,10 +183,10 @@ export async function typeIdle(frame: Frame, n: number): Promise<Typed> {
 
 /** A key's split, p50 / p99 of each part: `keydown → frame start` and `→ painted`. */
 /** Each run's p99 of `of`. */
-export const p99s = (xs: Streamed[], of: (x: Streamed) => number[]) => xs.map((x) => percentile(of(x), 99));
+export const p99s = <T extends Typed>(xs: T[], of: (x: T) => number[]) => xs.map((x) => percentile(of(x), 99));
 
 /** The run whose p99 of `of` is the median one: the rows judge it (one run is one sample of a shared machine). */
-export function medianRun(xs: Streamed[], of: (x: Streamed) => number[]): Streamed {
+export function medianRun<T extends Typed>(xs: T[], of: (x: T) => number[]): T {
   const sorted = [...xs].sort((a, b) => percentile(of(a), 99) - percentile(of(b), 99));
   return sorted[Math.floor(sorted.length / 2)]!;
 }
@@ -219,15 +244,17 @@ export function recordTyping(
   short: { typed: Streamed[]; probed: Streamed[]; turns: number },
   idle: Typed,
   floor: Typed | undefined,
+  floorStreamed: Typed[] | undefined,
 ): void {
   const p99 = (xs: number[]) => percentile(xs, 99);
-  const typing = (x: Streamed) => x.typing;
-  const runs = (xs: Streamed[]) =>
+  const typing = (x: Typed) => x.typing;
+  const runs = (xs: Typed[]) =>
     p99s(xs, typing)
       .map((x) => x.toFixed(1))
       .join(' / ');
   const typed = medianRun(long.typed, typing);
   const base = medianRun(short.typed, typing);
+  const floorTyped = floorStreamed?.length ? medianRun(floorStreamed, typing) : undefined;
   record({
     name: 'long: typing while streaming, input-to-paint',
     reins: `p99 median ${p99(typed.typing).toFixed(1)} ms (runs: ${runs(long.typed)}); the median run's ${typed.typing.length} keys: ${fmt(typed.typing)}`,
@@ -238,6 +265,17 @@ export function recordTyping(
     note:
       `keydown → the frame after it, while ${STREAM_PER_SECOND}/s stream at the transcript's end, the probe's frame loop paused; ${long.typed.length} runs each; the median run's ${split(typed)}; ` +
       `with the probe's frame loop running, p99 runs ${runs(long.probed)} (${short.turns} turns: ${runs(short.probed)}); the panel ${OWN_RENDERER ? 'in a renderer of its own' : "in the workbench's renderer"}`,
+  });
+  record({
+    name: 'long: typing while streaming, against the least client',
+    reins: `at the end of the long transcript: p99 median ${p99(typed.typing).toFixed(1)} ms (${short.turns} turns: ${p99(base.typing).toFixed(1)})`,
+    baseline: floorTyped
+      ? `the same stream into the floor's webview: p99 median ${p99(floorTyped.typing).toFixed(1)} ms (runs: ${runs(floorStreamed!)}); the median run's ${split(floorTyped)}`
+      : 'not measured',
+    ratio: floorTyped ? p99(typed.typing) / p99(floorTyped.typing) : undefined,
+    target: 'info',
+    pass: undefined,
+    note: "the least a client does: the same agent and scenario, the chunks' text posted once a frame and appended to plain text in a bare webview (the floor extension, longOpen.ts); the same keys typed the same way in the same host",
   });
   record({
     name: 'long: typing into the idle panel (the floor)',
