@@ -50,7 +50,10 @@ for (const [key, list] of perThread) {
   if (!/CrRendererMain/.test(threadNames.get(key) ?? '')) continue;
   // Long tasks: Chromium's RunTask events (DevTools' "Task"), with the CPU time the thread got
   // (a task far longer than its CPU time waited for a core) and the events inside by own time.
-  for (const task of list.filter((e) => e.name === 'RunTask' && e.end - e.ts > longMs * 1000)) {
+  // A task is a RunTask (older Chromium) or a ThreadControllerImpl::RunTask (newer, with a RunTask
+  // inside it): each counted once, as its outermost event.
+  const tasks = list.filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.end - e.ts > longMs * 1000);
+  for (const task of tasks.filter((t, i) => !tasks.slice(0, i).some((o) => o.ts <= t.ts && o.end >= t.end))) {
     const own = new Map();
     const nest = [];
     for (const ev of list.filter((e) => e !== task && e.ts >= task.ts && e.end <= task.end)) {
