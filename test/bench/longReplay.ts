@@ -228,7 +228,7 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     await frame.evaluate(PROBE);
     const idle = await typeIdle(frame, STREAMS);
     console.log(`    typing into the idle ${baseTurns}-turn panel: ${split(idle)}`);
-    const shortStreams = await streams(page, frame, STREAMS, 1);
+    const shortStreams = [...(await streams(page, frame, STREAMS - 1, 1)), ...(await trace('short-stream')(() => streams(page, frame, 1, STREAMS)))];
     const shortTyped = await streams(page, frame, STREAMS, 1 + STREAMS, false);
     console.log(
       `    short: loaded in ${shortLoadMs} ms; opened: first paint ${runsOf(shortOpen, 'firstPaint')} ms, interactive ${runsOf(shortOpen, 'interactive')} ms`,
