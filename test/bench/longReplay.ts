@@ -63,6 +63,12 @@ type FullPage = Page & {
   locator(s: string, o?: object): { first(): { waitFor(o?: object): Promise<void> }; waitFor(o?: object): Promise<void> };
 };
 
+/** What the panel's page holds: its entries and their groups (each group out of sight is skipped by content-visibility). */
+const held = (frame: Frame) =>
+  frame.evaluate<string>(
+    `(() => { const t = document.querySelector('#transcript'); return t.querySelectorAll('.entry').length + ' entries in ' + t.querySelectorAll('.entry-group').length + ' groups, ' + (t.textContent.length / 1e6).toFixed(1) + ' M characters'; })()`,
+  );
+
 /** The extension host's process (the newest, if there are several). */
 function hostPid(): string | undefined {
   let best: { start: number; pid: string } | undefined;
@@ -228,8 +234,10 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     await frame.evaluate(PROBE);
     const idle = await typeIdle(frame, STREAMS);
     console.log(`    typing into the idle ${baseTurns}-turn panel: ${split(idle)}`);
+    const shortHeld = await held(frame);
     const shortStreams = [...(await streams(page, frame, STREAMS - 1, 1)), ...(await trace('short-stream')(() => streams(page, frame, 1, STREAMS)))];
     const shortTyped = await streams(page, frame, STREAMS, 1 + STREAMS, false);
+    console.log(`    short: the page held ${shortHeld} before its streams, ${await held(frame)} after`);
     console.log(
       `    short: loaded in ${shortLoadMs} ms; opened: first paint ${runsOf(shortOpen, 'firstPaint')} ms, interactive ${runsOf(shortOpen, 'interactive')} ms`,
     );
@@ -278,11 +286,13 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     await page.waitForTimeout(2_000);
     const openedHeap = await collectHeap(browser, frame);
     await frame.evaluate(PROBE);
+    const heldBefore = await held(frame);
     const longStreams = [
       ...(await streams(page, frame, STREAMS - 1, 2 * STREAMS + 1)),
       ...(await trace('long-stream')(() => streams(page, frame, 1, 3 * STREAMS))),
     ];
     const longTyped = await streams(page, frame, STREAMS, 3 * STREAMS + 1, false);
+    console.log(`    long: the page held ${heldBefore} before its streams, ${await held(frame)} after`);
     const endHeap = await heapMb(frame);
     console.log(
       `    long: opened: first paint ${runsOf(longOpen, 'firstPaint')} ms, interactive ${runsOf(longOpen, 'interactive')} ms; heap ${openedHeap.afterMb.toFixed(0)} MB`,
