@@ -73,7 +73,7 @@ export interface Typed {
   slow: SlowKey[];
 }
 
-export interface SlowKey {
+interface SlowKey {
   name: string;
   /** The browser's key to the paint after its handlers (rounded to 8 ms). */
   duration: number;
@@ -195,7 +195,7 @@ export const split = (t: Typed) =>
   `to the frame p50 ${percentile(t.toFrame, 50).toFixed(1)} / p99 ${percentile(t.toFrame, 99).toFixed(1)} ms, painted p50 ${percentile(t.typing, 50).toFixed(1)} / p99 ${percentile(t.typing, 99).toFixed(1)} ms; ${slowKeys(t.slow)}`;
 
 /** The browser's account of the slow keys: "keys of 16 ms or more: 3 (keydown 24 ms: waited 1.2, handlers 0.4; …)". */
-export function slowKeys(slow: SlowKey[]): string {
+function slowKeys(slow: SlowKey[]): string {
   if (slow.length === 0) return 'no key event of 16 ms or more (Event Timing)';
   const worst = [...slow].sort((a, b) => b.duration - a.duration).slice(0, 3);
   const one = (k: SlowKey) => `${k.name} ${k.duration} ms: waited ${k.waited.toFixed(1)}, handlers ${k.handlers.toFixed(1)}`;
