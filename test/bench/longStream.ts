@@ -27,7 +27,7 @@ const TYPING = `(() => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       if (e.name !== 'keydown' && e.name !== 'keypress') continue;
-      slow.push({ name: e.name, id: e.interactionId, duration: e.duration, waited: e.processingStart - e.startTime, handlers: e.processingEnd - e.processingStart });
+      slow.push({ name: e.name, duration: e.duration, waited: e.processingStart - e.startTime, handlers: e.processingEnd - e.processingStart });
     }
   }).observe({ type: 'event', durationThreshold: 16 });
   window.__reinsPages = 0;
@@ -140,7 +140,7 @@ export async function streams(page: Page, frame: Frame, n: number, first: number
 /**
  * The floor under typing while streaming: the same stream (the same agent and scenario) into the
  * floor's bare webview (`benchExtensions` with an agent: the least a client does), the same keys
- * typed the same way meanwhile, `n` times: all their times. Throws if a stream lost a chunk.
+ * typed the same way meanwhile, `n` times: each stream's times. Throws if a stream lost a chunk.
  */
 export async function floorStreams(page: Page, frame: Frame, n: number): Promise<Typed[]> {
   const input = frame.locator('#prompt-input');
@@ -194,7 +194,7 @@ export function medianRun<T extends Typed>(xs: T[], of: (x: T) => number[]): T {
 export const split = (t: Typed) =>
   `to the frame p50 ${percentile(t.toFrame, 50).toFixed(1)} / p99 ${percentile(t.toFrame, 99).toFixed(1)} ms, painted p50 ${percentile(t.typing, 50).toFixed(1)} / p99 ${percentile(t.typing, 99).toFixed(1)} ms; ${slowKeys(t.slow)}`;
 
-/** The browser's account of the slow keys: "keys of 16 ms or more: 3 (keydown 24 ms: waited 1.2, handlers 0.4; …)". */
+/** The browser's account of the slow keys: how many, the most any waited and spent in handlers, and the three slowest. */
 function slowKeys(slow: SlowKey[]): string {
   if (slow.length === 0) return 'no key event of 16 ms or more (Event Timing)';
   const worst = [...slow].sort((a, b) => b.duration - a.duration).slice(0, 3);
