@@ -95,8 +95,10 @@ export const hostHeapFile = (scratch: string) => path.join(scratch, 'host-heap.j
  *
  * With `agent`, Enter in that textarea also streams: the floor's extension host is the least an
  * ACP client does (the same agent started, initialize, session/new, session/prompt; the text of
- * its message chunks posted to the page once a frame), and the page appends it to a plain text
- * block and keeps its end in view. Keys typed meanwhile are the floor under typing while streaming.
+ * its message chunks posted to the page once a frame), and the page appends what came to a plain
+ * text block once an animation frame and keeps its end in view. Keys typed meanwhile are the floor
+ * under typing while streaming; its frames (the bench's probe, which watches `#transcript`) the
+ * floor under the frame gaps.
  */
 export function benchExtensions(scratch: string, agent?: { command: string; args: string[] }): string {
   const dir = path.join(scratch, 'extensions');
@@ -105,16 +107,24 @@ export function benchExtensions(scratch: string, agent?: { command: string; args
   symlinkSync(repo, path.join(dir, 'reins'), 'dir');
   const html = `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'nonce-floor'; style-src 'nonce-floor'"><title>floor</title>
 <style nonce="floor">#stream { height: 70vh; overflow-y: auto; white-space: pre-wrap; }</style></head>
-<body><div id="floor">empty</div><div id="stream"></div><textarea id="prompt-input" rows="1"></textarea><script nonce="floor">
+<body><div id="floor">empty</div><div id="transcript"><div id="stream"></div></div><textarea id="prompt-input" rows="1"></textarea><script nonce="floor">
 const api = acquireVsCodeApi();
 const painted = (name) => requestAnimationFrame(() => setTimeout(() => performance.mark(name), 0));
 painted('floor:first-frame');
 const stream = document.getElementById('stream');
 const input = document.getElementById('prompt-input');
+let pending = '', done = 0;
+// What came since the last frame, drawn once in the next (as Reins draws its stream): one append
+// and one scroll a frame, not one a message.
+const draw = () => {
+  if (pending) { stream.append(pending); pending = ''; stream.scrollTop = stream.scrollHeight; }
+  if (done) { stream.dataset.done = String(Number(stream.dataset.done || 0) + done); done = 0; }
+};
 window.addEventListener('message', (e) => {
   const d = e.data;
-  if (d.append !== undefined) { stream.append(d.append); stream.scrollTop = stream.scrollHeight; }
-  if (d.done) stream.dataset.done = String(Number(stream.dataset.done || 0) + 1);
+  if ((d.append !== undefined || d.done) && !pending && !done) requestAnimationFrame(draw);
+  if (d.append !== undefined) pending += d.append;
+  if (d.done) done++;
   if (d.text !== undefined) { document.getElementById('floor').textContent = d.text; painted('floor:painted'); }
 });
 input.addEventListener('keydown', (e) => {

@@ -243,14 +243,16 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
     );
 
     // The floor: an empty webview in the same host.
-    const floor = await openFloor(lib, page, OPENS, async (f) => ({ idle: await typeIdle(f, STREAMS), streamed: await floorStreams(page, f, STREAMS) })).catch(
-      async (err: unknown) => {
-        const shot = path.join(repo, 'test-results', 'bench-long-floor-failed.png');
-        await page.screenshot({ path: shot }).catch(() => undefined);
-        console.log(`    empty webview: not measured (${String(err)}; the window then: ${shot})`);
-        return { runs: [], firstFrame: NaN, painted: NaN, typed: undefined };
-      },
-    );
+    const floor = await openFloor(lib, page, OPENS, async (f) => {
+      const typedIdle = await typeIdle(f, STREAMS);
+      await f.evaluate(PROBE);
+      return { idle: typedIdle, probed: await floorStreams(page, f, STREAMS, true), streamed: await floorStreams(page, f, STREAMS, false) };
+    }).catch(async (err: unknown) => {
+      const shot = path.join(repo, 'test-results', 'bench-long-floor-failed.png');
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      console.log(`    empty webview: not measured (${String(err)}; the window then: ${shot})`);
+      return { runs: [], firstFrame: NaN, painted: NaN, typed: undefined };
+    });
     console.log(
       `    empty webview: first frame ${floor.runs.map((r) => r.firstFrame.toFixed(0)).join(' / ')} ms, a message drawn ${floor.runs.map((r) => r.painted.toFixed(0)).join(' / ')} ms`,
     );
@@ -359,6 +361,20 @@ export async function benchLongReplay(turns: number, baseTurns = 10): Promise<vo
       target: `median run's p99 ≤ ${GAP_P99_MS} ms, every chunk once`,
       pass: percentile(frameGaps(gapped), 99) <= GAP_P99_MS && everyChunk(longStreams),
       note: `${STREAMS} runs each`,
+    });
+    const least = floor.typed?.probed;
+    const leastGaps = (x: { frames: number[] }) => gaps(x.frames);
+    const leastRun = least?.length ? medianRun(least, leastGaps) : undefined;
+    record({
+      name: 'long: frame gaps, against the least client',
+      reins: `at the end of the long transcript: p99 median ${percentile(frameGaps(gapped), 99).toFixed(1)} ms (${short.turns} turns: ${percentile(frameGaps(gappedBase), 99).toFixed(1)})`,
+      baseline: leastRun
+        ? `the same stream into the floor's webview: p99 median ${percentile(leastGaps(leastRun), 99).toFixed(1)} ms (runs: ${runs(p99s(least!, leastGaps))}); the median run: ${fmt(leastGaps(leastRun))}`
+        : 'not measured',
+      ratio: leastRun ? ratio(percentile(frameGaps(gapped), 99), percentile(leastGaps(leastRun), 99)) : undefined,
+      target: 'info',
+      pass: undefined,
+      note: "the least a client does (the floor extension, longOpen.ts: the same agent and scenario, the text appended to a plain block), the same probe's frame loop, the same keys typed meanwhile",
     });
     recordTraffic(longStreams, shortStreams, short.turns);
     const growth = rssMax - rssBefore;

@@ -137,28 +137,38 @@ export async function streams(page: Page, frame: Frame, n: number, first: number
   return out;
 }
 
+/** A stream into the least client: its keys' times, and with the probe its frames. */
+export interface FloorStreamed extends Typed {
+  frames: number[];
+}
+
 /**
- * The floor under typing while streaming: the same stream (the same agent and scenario) into the
- * floor's bare webview (`benchExtensions` with an agent: the least a client does), the same keys
- * typed the same way meanwhile, `n` times: each stream's times. Throws if a stream lost a chunk.
+ * The floor under typing and frame gaps while streaming: the same stream (the same agent and
+ * scenario) into the floor's bare webview (`benchExtensions` with an agent: the least a client
+ * does), the same keys typed the same way meanwhile, `n` times: each stream's times. `probed`: the
+ * probe's frame loop runs (it must have been evaluated in `frame`), as in Reins's probed streams;
+ * else paused, as in its typing streams. Throws if a stream lost a chunk.
  */
-export async function floorStreams(page: Page, frame: Frame, n: number): Promise<Typed[]> {
+export async function floorStreams(page: Page, frame: Frame, n: number, probed: boolean): Promise<FloorStreamed[]> {
   const input = frame.locator('#prompt-input');
-  await frame.evaluate(PAUSE);
+  if (!probed) await frame.evaluate(PAUSE);
   await input.click();
-  const runs: Typed[] = [];
-  for (let i = 1; i <= n; i++) {
+  const runs: FloorStreamed[] = [];
+  const done = Number(await frame.evaluate<string>(`document.getElementById('stream').dataset.done || '0'`));
+  for (let i = done + 1; i <= done + n; i++) {
     await frame.evaluate(TYPING);
+    if (probed) await frame.evaluate(RESET);
     await input.press('Enter');
     await page.waitForTimeout(300);
     await input.pressSequentially(DRAFT, { delay: 50 });
     await waitFor(page, frame, `document.getElementById('stream').dataset.done === '${i}'`, 120_000, "the floor's stream", 200);
-    runs.push(await frame.evaluate<Typed>(TYPED));
+    const frames = probed ? (await frame.evaluate<Window>(READ)).frames : [];
+    runs.push({ ...(await frame.evaluate<Typed>(TYPED)), frames });
     const seen = await frame.evaluate<number>(`(document.getElementById('stream').textContent.match(/\\bc\\d+\\b/g) || []).length`);
     if (seen < STREAM_CHUNKS) throw new Error(`the floor's stream showed ${seen} of ${STREAM_CHUNKS} chunks`);
     await frame.evaluate(CLEAR_INPUT);
   }
-  await frame.evaluate(RESUME);
+  if (!probed) await frame.evaluate(RESUME);
   return runs;
 }
 
