@@ -17,6 +17,7 @@ import { readRecord, received, type RecordEntry } from '../fixtures/scriptedAgen
 import { sleep } from '../support/helpers';
 import { RawClient } from './agents';
 import { chunkTexts } from './data';
+import { machineTicks } from './procCpu';
 
 const EXTENSION_ID = 'reins-dev.reins';
 const wall = (): number => performance.timeOrigin + performance.now();
@@ -219,14 +220,10 @@ async function memory(extensionPath: string, messages: number, out: HostSamples)
   out.memory = { messages, textBytes: texts.reduce((s, t) => s + t.length, 0), before, after: afterUsage, ms };
 }
 
-/** The machine's busy and total CPU time so far (Linux's /proc/stat), or undefined elsewhere. */
+/** The machine's busy and total CPU time so far, or undefined where there is no /proc/stat. */
 function machineCpu(): { busy: number; total: number } | undefined {
   try {
-    // The first line: "cpu  user nice system idle iowait irq softirq steal …" (ticks).
-    const [, ...fields] = (fs.readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/);
-    const n = fields.map(Number);
-    const total = n.reduce((a, b) => a + b, 0);
-    return { busy: total - (n[3] ?? 0) - (n[4] ?? 0), total };
+    return machineTicks();
   } catch {
     return undefined;
   }
@@ -370,7 +367,7 @@ export async function run(): Promise<void> {
     ).requests;
     out.firstAgentMs = performance.now() - t;
     out.codeCache = codeCacheUse(api.logUri);
-    // host.ts keeps the cache this host made for the next hosts (written 5 s after activation).
+    // host.ts keeps the cache this host made for the next hosts (src/boot/loader.ts writes it just after activation).
     const cacheDir = process.env.REINS_BENCH_CODE_CACHE_DIR;
     if (cacheDir)
       out.codeCacheWritten = await waitFor(

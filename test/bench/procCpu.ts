@@ -44,6 +44,14 @@ export function sampleCpu(): Ticks {
   return out;
 }
 
+/** Busy and total CPU time of the whole machine so far (/proc/stat, clock ticks). */
+export function machineTicks(): { busy: number; total: number } {
+  // The first line: "cpu  user nice system idle iowait irq softirq steal …"; idle and iowait are not busy.
+  const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
+  const total = f.reduce((a, b) => a + b, 0);
+  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
+}
+
 /** CPU seconds per role between two samples (a process that started in between counts from 0). */
 export function cpuBetween(before: Ticks, after: Ticks): Map<string, number> {
   const byRole = new Map<string, number>();

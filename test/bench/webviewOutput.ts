@@ -10,13 +10,13 @@
 // (rAF, p50 / p99 / max) and the longest task (a 4 ms timer's lateness), each stall over 50 ms
 // split into the renderer's main thread running and waiting for a core (schedStall.ts); at its
 // end, what the card holds (its text's length) and what its cut line says was left out.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { agentJs, repo } from './agents';
 import { median, percentile, record } from './harness';
 import { collectHeap, fmt, gaps, loadCodeServerLib, openProbedPanel, READ, RESET, type CodeServerLib, type Frame, type Page, type Window } from './panelProbe';
-import { cpuBetween, formatCpu, sampleCpu } from './procCpu';
+import { cpuBetween, formatCpu, machineTicks, sampleCpu } from './procCpu';
 import { sampleRenderers, shareOf, type SchedSampler, type StallShare } from './schedStall';
 import { nth } from '../support/helpers';
 
@@ -76,13 +76,6 @@ interface Seen {
   /** The bench's processes' CPU over the turn, and how many cores the whole machine kept busy. */
   cpu: string;
   busyCores: number;
-}
-
-/** Busy and total CPU time of the whole machine so far (/proc/stat, clock ticks). */
-function machineTicks(): { busy: number; total: number } {
-  const f = (readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '').trim().split(/\s+/).slice(1).map(Number);
-  const total = f.reduce((a, b) => a + b, 0);
-  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
 }
 
 export async function benchWebviewOutput(runs: number): Promise<void> {
