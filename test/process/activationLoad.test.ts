@@ -1,8 +1,9 @@
 // Activation must not load the agent machinery (src/runtime/machineryLoader.ts): vscode-jsonrpc, the
 // connection, the runtime run only when the first agent starts. Checked on the built bundle in
 // a fresh node: loading dist/reins.js (the bundle dist/extension.js loads at activation) must not
-// require 'net', which only vscode-jsonrpc's node transport requires. The `vscode` module is a bare stand-in here: nothing is activated,
-// the bundle is only evaluated (activation itself is measured in the real host by npm run bench).
+// require 'net', which only vscode-jsonrpc's node transport requires. The `vscode` module is a
+// bare stand-in here: nothing is activated, the bundle is only evaluated (activation itself is
+// measured in the real host by npm run bench).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -70,11 +71,12 @@ describe('activation: what loading the bundle runs', () => {
 
   // Sabotage (src/boot/loader.ts importing activate from '../extension' instead of loading the
   // bundle at activation), this printed:
-  //   AssertionError [ERR_ASSERTION]: loading dist/extension.js (now reins.js) required more than Node's own modules: vscode, node:path, …
+  //   AssertionError [ERR_ASSERTION]: loading dist/extension.js required more than Node's own modules: node:path, node:path, vscode, …
   it("loading dist/extension.js (the entry) requires Node's own modules only: the bundle waits for activate()", function () {
     if (!existsSync(entry)) this.skip();
     const run = spawnSync(process.execPath, ['-e', probe, entry, apiMembers], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
+    // The first request is the probe's own require of the entry.
     const loaded = (JSON.parse(run.stdout) as string[]).slice(1);
     const foreign = loaded.filter((r) => !r.startsWith('node:'));
     assert.deepEqual(foreign, [], `loading dist/extension.js required more than Node's own modules: ${loaded.join(', ')}`);
