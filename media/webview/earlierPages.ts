@@ -1,14 +1,27 @@
 // Asks the host for the transcript's older entries, a page at a time (src/panel/transcriptPages.ts
-// says why a long transcript comes newest first): in idle time while no turn runs and the user is
-// not typing, until the panel holds everything (Find in the panel reaches only what is in its
-// DOM), and at once when the user scrolls near the top. One request at a time; the answer
-// (`earlier`) is checked against the entry it was asked before, so a snapshot in between makes it moot.
+// says why a long transcript comes newest first): at once when the user scrolls near the top, and
+// in idle time while no turn runs and the user is not typing, as far as pageWindow.ts says. The
+// same idle time lets the oldest groups go again once the reader is far below them (the host is
+// told, so it stops sending their updates; they come back in pages). One request at a time; the
+// answer (`earlier`) is checked against the entry it was asked before, so a snapshot in between
+// makes it moot.
 import type { WebviewToHost } from '../../src/shared/messages';
+import { idleStep, type Held } from './pageWindow';
 
 /** Near the top: within this many screen heights of it, the next page is asked for at once. */
 const NEAR_TOP_SCREENS = 2;
 /** While a turn runs or the user types, idle time is theirs: asked again this much later. */
 const BUSY_RETRY_MS = 1_000;
+
+/** The transcript's side: what it holds, and letting its oldest group go. */
+export interface HeldPage {
+  /** The id of the first entry the panel holds. */
+  first(): string | undefined;
+  /** What it holds, without `left` (this class keeps that). */
+  held(): Omit<Held, 'left'>;
+  /** Lets the oldest group go; how many of the conversation's entries went with it. */
+  dropFirstGroup(): number;
+}
 
 export class EarlierPages {
   /** Entries still before the first one the panel holds. */
@@ -20,13 +33,13 @@ export class EarlierPages {
 
   constructor(
     private readonly scroller: HTMLElement,
-    /** The id of the first entry the panel holds. */
-    private readonly first: () => string | undefined,
+    private readonly page: HeldPage,
     private readonly post: (message: WebviewToHost) => void,
     /** No turn running and the user not typing (typingPause.ts): idle time may go to older pages. */
     private readonly quiet: () => boolean,
   ) {
-    scroller.addEventListener('scroll', () => this.nearTop() && this.ask(), { passive: true });
+    // Near the top: the page before, now. Elsewhere the reader may have left the oldest groups far behind.
+    scroller.addEventListener('scroll', () => (this.nearTop() ? this.ask() : this.schedule()), { passive: true });
   }
 
   get remaining(): number {
@@ -37,11 +50,15 @@ export class EarlierPages {
   set(left: number): void {
     this.left = left;
     this.asked = undefined;
-    if (left === 0) return this.cancel();
     this.schedule();
     // Once laid out and scrolled (a snapshot is settled after it is applied): a reader at the top
     // gets the next page at once, turn or no turn.
     window.requestAnimationFrame(() => this.nearTop() && this.ask());
+  }
+
+  /** The panel holds more than it did (a turn ended): idle time may let the oldest group go. */
+  grew(): void {
+    this.schedule();
   }
 
   /** Whether the answer to the request for the page before `before` is still wanted. */
@@ -57,21 +74,27 @@ export class EarlierPages {
     if (this.idle !== undefined || this.retry !== undefined) return;
     this.idle = window.requestIdleCallback(() => {
       this.idle = undefined;
-      if (this.quiet()) this.ask();
+      if (this.quiet()) this.step();
       else this.retry = setTimeout(() => ((this.retry = undefined), this.schedule()), BUSY_RETRY_MS);
     });
   }
 
+  /** One idle callback's work: a page asked for, or one group let go (and the next looked at later). */
+  private step(): void {
+    const step = idleStep({ ...this.page.held(), left: this.left });
+    if (step === 'fetch') this.ask();
+    if (step !== 'drop') return;
+    this.left += this.page.dropFirstGroup();
+    this.asked = undefined; // a page asked for before the old first entry is moot (transcript.ts drops it)
+    const first = this.page.first();
+    if (first !== undefined) this.post({ type: 'dropped', first });
+    this.schedule();
+  }
+
   private ask(): void {
-    const first = this.first();
+    const first = this.page.first();
     if (this.left === 0 || this.asked !== undefined || first === undefined) return;
     this.asked = first;
     this.post({ type: 'earlier', before: first });
-  }
-
-  private cancel(): void {
-    if (this.idle !== undefined) window.cancelIdleCallback(this.idle);
-    clearTimeout(this.retry);
-    this.idle = this.retry = undefined;
   }
 }

@@ -6,18 +6,17 @@
 // The answer of a turn is announced to screen readers once, when the turn ends; links
 // open through the host (VS Code asks before opening an untrusted domain).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
+import { AnswerAnnouncer } from './answerAnnouncer';
 import { copyCode } from './codeCopy';
 import { el } from './dom';
 import { EarlierPages } from './earlierPages';
+import { dropFirstGroup, heldGroups } from './heldGroups';
 import { FrameFlush } from './frameFlush';
 import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
 import { TypingPause } from './typingPause';
 import { markLate } from './lateLabel';
-import { leadingText, textPieces } from './leadingText';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
-/** The longest announcement: past it, the screen reader user reads on in the transcript. */
-const MAX_ANNOUNCED_CHARS = 4000;
 /**
  * Entries per group in `#transcript`. A group out of sight is skipped by the browser as one
  * (content-visibility, media/styles/transcript.css): on each of thousands of entries, the browser
@@ -38,6 +37,11 @@ export class TranscriptView {
   private readonly earlier: EarlierPages;
   /** The first entry this panel holds: the next older page ends before it. */
   private firstId: string | undefined;
+  /**
+   * Entries the panel let go (earlierPages.ts): what the host sent of them before it heard is
+   * dropped, since they come back whole in the page that brings them again.
+   */
+  private readonly letGo = new Set<string>();
   /** Permission requests shown inside a tool card: request id → that card's view. */
   private readonly nestedIn = new Map<string, EntryView>();
   private readonly dirty = new Set<EntryView>();
@@ -68,8 +72,8 @@ export class TranscriptView {
   private busy = false;
   /** A turn ended: its answer is announced once the DOM holds all of it (the last appends flushed). */
   private announcePending = false;
-  /** A polite live region beside the log, set once per finished answer. */
-  private readonly announcer: HTMLElement;
+  /** Reads each finished answer to screen readers, once. */
+  private readonly announcer: AnswerAnnouncer;
 
   constructor(
     readonly root: HTMLElement,
@@ -97,15 +101,11 @@ export class TranscriptView {
     }).observe(root);
     this.earlier = new EarlierPages(
       root.parentElement ?? root,
-      () => this.firstId,
+      { first: () => this.firstId, held: () => heldGroups(root, this.views.size), dropFirstGroup: () => this.dropFirstGroup() },
       (m) => ctx.post(m),
       () => !this.busy && !this.keys.typing,
     );
-    this.announcer = el('div', 'visually-hidden answer-announcer');
-    this.announcer.setAttribute('role', 'status');
-    this.announcer.setAttribute('aria-live', 'polite');
-    this.announcer.setAttribute('aria-atomic', 'true');
-    root.after(this.announcer);
+    this.announcer = new AnswerAnnouncer(root);
   }
 
   /** Whether the last snapshot's entries are still being drawn: the document's height is not final yet. */
@@ -136,6 +136,7 @@ export class TranscriptView {
     this.dirty.clear();
     this.views.clear();
     this.nestedIn.clear();
+    this.letGo.clear();
     this.last = undefined;
     this.announcePending = false;
     this.root.replaceChildren();
@@ -181,6 +182,7 @@ export class TranscriptView {
     this.busy = busy;
     // After what came before it: the answer's last appends may still be waiting.
     if (ended) this.later(() => this.applyTurnEnd());
+    if (ended) this.earlier.grew();
   }
 
   private later(apply: () => void): void {
@@ -189,6 +191,7 @@ export class TranscriptView {
   }
 
   private applyUpsert(entry: TranscriptEntry, before: string | undefined): void {
+    if (this.isLetGo(entry.id, before, 'toolCallId' in entry ? entry.toolCallId : undefined)) return;
     if ((entry.kind === 'permission' || entry.kind === 'elicitation') && this.nest(entry)) return;
     const existing = this.views.get(entry.id);
     const anchor = before === undefined ? undefined : this.views.get(before);
@@ -225,6 +228,7 @@ export class TranscriptView {
     this.views = new Map();
     let group: HTMLElement | undefined;
     for (const entry of entries) {
+      this.letGo.delete(entry.id);
       if (entry.kind === 'permission' && this.nest(entry, true)) continue;
       const view = createEntryView(entry, this.ctx);
       markLate(view.el, entry);
@@ -245,6 +249,7 @@ export class TranscriptView {
   }
 
   private applyAppend(id: string, text: string): void {
+    if (this.letGo.has(id)) return;
     let view = this.views.get(id);
     if (!view) {
       // The host creates streamed entries with an upsert first; if that was lost, showing
@@ -261,11 +266,29 @@ export class TranscriptView {
   }
 
   private applyOutput(id: string, text: string, total: number): void {
+    if (this.letGo.has(id)) return;
     const view = this.views.get(id);
     if (!view?.appendOutput) return void console.warn('[reins] output for an entry that is not a tool card ignored', id);
     view.appendOutput(text, total);
     this.unfitChanged(view);
     this.markDirty(view);
+  }
+
+  /** Whether an op is about entries the panel let go (or goes before one): the page that brings them carries it. */
+  private isLetGo(...ids: (string | undefined)[]): boolean {
+    return this.letGo.size > 0 && ids.some((id) => id !== undefined && this.letGo.has(id));
+  }
+
+  /** Lets the oldest group go (earlierPages.ts says when); how many of the conversation's entries went. */
+  private dropFirstGroup(): number {
+    const gone = dropFirstGroup(this.root, this.views, this.nestedIn);
+    for (const view of gone.views) {
+      this.dirty.delete(view);
+      this.fromSnapshot.delete(view);
+    }
+    for (const id of gone.ids) this.letGo.add(id);
+    this.firstId = gone.first ?? this.firstId;
+    return gone.ids.length;
   }
 
   private applyTurnEnd(): void {
@@ -346,21 +369,7 @@ export class TranscriptView {
 
   private announceOnce(): void {
     this.announcePending = false;
-    this.announce();
-  }
-
-  /** Reads the turn's answer (the agent's text since the last prompt) to screen readers, once. */
-  private announce(): void {
-    const answer: Element[] = [];
-    for (const view of this.views.values()) {
-      if (view.kind === 'user') answer.length = 0;
-      // A late entry belongs to an earlier turn (and is in the map's order, not the page's).
-      else if (view.kind === 'agent' && view.el.dataset.late === undefined) answer.push(view.el);
-    }
-    // Only as much as is announced is read (leadingText.ts says why).
-    const { text, more } = leadingText(textPieces(answer, '\n'), MAX_ANNOUNCED_CHARS);
-    if (!text) return;
-    this.announcer.textContent = more ? `${text}…` : text;
+    this.announcer.announce(this.views.values());
   }
 
   private markDirty(view: EntryView): void {

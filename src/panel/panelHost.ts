@@ -215,6 +215,9 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
         if (page) this.post(page);
         return;
       }
+      case 'dropped':
+        this.sender.dropped(m.first);
+        return;
       case 'uiState':
         this.uiState = { draft: m.draft, scroll: m.scroll };
         return;

@@ -1,9 +1,10 @@
 // A long transcript goes to the webview in pages, newest first. A snapshot carries the newest
-// entries that fit PAGE_CHARS; the webview asks for the page before its first entry while it is
-// idle (and at once when scrolled near the top), until it holds everything, so that Find still
-// reaches every entry. Posting a four-hour session whole (50 MB) cost the extension host a deep
-// copy and a structured clone of all of it, and the webview a render of every entry before the
-// first paint; a page costs what a short conversation does. Pure: no `vscode`.
+// entries that fit PAGE_CHARS; the webview asks for the page before its first entry when scrolled
+// near the top, and while it is idle until it holds a bound's worth, letting the oldest groups go
+// again when the reader is far below them (media/webview/pageWindow.ts says why). Posting a
+// four-hour session whole (50 MB) cost the extension host a deep copy and a structured clone of
+// all of it, and the webview a render of every entry before the first paint; a page costs what a
+// short conversation does. Pure: no `vscode`.
 import type { TranscriptEntry } from '../shared/messages';
 
 /**

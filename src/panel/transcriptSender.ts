@@ -53,6 +53,12 @@ export class TranscriptSender {
     return { type: 'earlier', before, entries: this.transcript.slice(from, end), earlier: from };
   }
 
+  /** The webview let go of the entries before `first`: their ops are no longer posted (they come again in pages). */
+  dropped(first: string): void {
+    const index = this.transcript.indexOf(first);
+    if (index > this.pages.from) this.pages.shownFrom(index);
+  }
+
   onOp(op: TranscriptOp): void {
     // The replay's end sends it whole (replayEnded).
     if (this.transcript.replaying) return;

@@ -47,6 +47,7 @@ const BUSY_CHOICES: Record<BusyChoice, true> = { queue: true, steer: true, stopA
 const CHECKS: Record<WebviewToHost['type'], Check> = {
   ready: (m) => optional(m, 'first', () => text(m, 'first', MAX_SHORT)),
   earlier: (m) => text(m, 'before', MAX_SHORT),
+  dropped: (m) => text(m, 'first', MAX_SHORT),
   stop: () => undefined,
   send: (m) =>
     text(m, 'text', MAX_TEXT) ??

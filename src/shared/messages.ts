@@ -314,6 +314,11 @@ export type WebviewToHost =
   | { type: 'ready'; first?: string }
   /** The page before `before` (the first entry the webview holds): answered by `earlier`. */
   | { type: 'earlier'; before: string }
+  /**
+   * The webview let go of every entry before `first` (now its first; media/webview/pageWindow.ts
+   * says when): their updates are no longer wanted, and they come again in pages.
+   */
+  | { type: 'dropped'; first: string }
   /** `files`: URIs the user attached with `@` (FileMatch.uri). `whenBusy`: what to do if a turn runs (default: reins.whenBusy). */
   | { type: 'send'; text: string; files?: string[]; whenBusy?: BusyChoice }
   /** New text for a queued prompt. */

@@ -1,0 +1,65 @@
+// The transcript's groups as pageWindow.ts's rule sees them (read in idle time: `far` lays the
+// page out, which idle time may), and letting the oldest one go.
+import { FAR_SCREENS, type Held } from './pageWindow';
+import type { EntryView } from './render/index';
+
+/** Requests still waiting for the user: their group never goes (the answer must stay reachable). */
+const WAITING = '.entry.permission:not(.answered), .entry.elicitation:not(.answered)';
+
+/** `root`: #transcript, its children the groups; `entries`: how many views the transcript has. */
+export function heldGroups(root: HTMLElement, entries: number): Omit<Held, 'left'> {
+  const group = root.firstElementChild;
+  if (!(group instanceof HTMLElement) || group === root.lastElementChild) return { entries };
+  const scroller = root.parentElement ?? root;
+  const selection = document.getSelection();
+  const inUse =
+    group.contains(document.activeElement) ||
+    (selection !== null && (group.contains(selection.anchorNode) || group.contains(selection.focusNode))) ||
+    group.querySelector(WAITING) !== null;
+  const far = group.getBoundingClientRect().bottom < scroller.getBoundingClientRect().top - FAR_SCREENS * scroller.clientHeight;
+  return { entries, firstGroup: { entries: group.childElementCount, far, inUse } };
+}
+
+/** The ids of a group's entries (requests shown inside a card are the card's, not counted here). */
+function idsIn(group: HTMLElement): string[] {
+  const ids: string[] = [];
+  for (const child of group.children) if (child instanceof HTMLElement && child.dataset.id !== undefined) ids.push(child.dataset.id);
+  return ids;
+}
+
+/** What dropFirstGroup() let go. */
+export interface Gone {
+  /** The ids of its entries, and of the requests shown inside its cards. */
+  ids: string[];
+  views: EntryView[];
+  /** The id of the first entry held now. */
+  first: string | undefined;
+}
+
+/**
+ * Lets the oldest group go: its entries' views and the requests shown in its cards out of the
+ * transcript's maps, the group out of the document. The reader, far below, stays where they
+ * are on screen (their distance from the end is kept, as a page that comes in above keeps it).
+ */
+export function dropFirstGroup(root: HTMLElement, views: Map<string, EntryView>, nestedIn: Map<string, EntryView>): Gone {
+  const group = root.firstElementChild;
+  if (!(group instanceof HTMLElement) || group === root.lastElementChild) return { ids: [], views: [], first: undefined };
+  const ids = idsIn(group);
+  const gone: EntryView[] = [];
+  for (const id of ids) {
+    const view = views.get(id);
+    if (view) gone.push(view);
+    views.delete(id);
+  }
+  for (const [id, card] of nestedIn) {
+    if (!group.contains(card.el)) continue;
+    nestedIn.delete(id);
+    ids.push(id);
+  }
+  const scroller = root.parentElement;
+  const fromEnd = scroller ? scroller.scrollHeight - scroller.scrollTop : 0;
+  group.remove();
+  if (scroller) scroller.scrollTop = scroller.scrollHeight - fromEnd;
+  const first = root.firstElementChild?.firstElementChild;
+  return { ids, views: gone, first: first instanceof HTMLElement ? first.dataset.id : undefined };
+}
