@@ -15,6 +15,7 @@ import { registerPanelSerializer, revivePanel } from './conversation/panelSerial
 import { Conversations } from './conversation/conversations';
 import type { StopReport } from './runtime/agentRuntime';
 import { registerSessionCommands } from './conversation/sessionCommands';
+import { registerFindInConversation } from './conversation/findInConversation';
 import { StatusBar } from './conversation/statusBar';
 import { answerElicitation } from './panel/elicitationAnswer';
 
@@ -47,7 +48,7 @@ export function activate(context: vscode.ExtensionContext, boot?: { codeCache: s
       ...registerSignInCommands(created, context),
     );
     // Sessions that survive: load / list / delete / the picker, and the panel after a window reload.
-    context.subscriptions.push(...registerSessionCommands(created), registerPanelSerializer(created));
+    context.subscriptions.push(...registerSessionCommands(created), registerFindInConversation(created), registerPanelSerializer(created));
     // The Reins view (secondary side bar) and the first run's welcome, walkthrough and commands.
     context.subscriptions.push(created.view.register(), ...registerFirstRun(created, created.firstRun));
     // The read-only documents Open Diff shows a tool call's old text in.

@@ -61,6 +61,13 @@ export class EarlierPages {
     this.schedule();
   }
 
+  /** The page before the first entry held, asked for now (unless asked already); false: there is none. */
+  askNow(): boolean {
+    if (this.left === 0) return false;
+    this.ask();
+    return true;
+  }
+
   /** Whether the answer to the request for the page before `before` is still wanted. */
   wants(before: string): boolean {
     return this.asked === before;

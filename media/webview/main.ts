@@ -161,6 +161,9 @@ function start(): void {
       case 'focusInput':
         composer.focus();
         break;
+      case 'showEntry':
+        transcript.show(message.id, message.query, () => autoScroll.leave());
+        break;
       case 'fileMatches':
         composer.fileMatches(message.requestId, message.files);
         break;

@@ -39,6 +39,8 @@ export interface AutoScroll {
    * come (the place may lie in them). Kept until neither holds, or the user scrolls.
    */
   keep(drawing: boolean, earlierLeft: boolean): void;
+  /** The view was taken to an entry (Find in Conversation): the reader is there now, not following the end. */
+  leave(): void;
 }
 
 export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): AutoScroll {
@@ -167,6 +169,14 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
     if (!stillSettling(pending.saved, scroller.scrollHeight - scroller.clientHeight, drawing, earlierLeft)) pending = undefined;
   };
 
+  const leave = (): void => {
+    pending = undefined;
+    setFollowing(false);
+    lastTop = scroller.scrollTop;
+    lastHeight = scroller.scrollHeight;
+    jumpButton.hidden = atBottom();
+  };
+
   const place = (): ScrollState | undefined => {
     if (earlier) return undefined;
     // Still on its way to a place: that place, not the one the drawing left the reader at.
@@ -179,5 +189,5 @@ export function createAutoScroll(scroller: HTMLElement, content: HTMLElement): A
   new ResizeObserver(follow).observe(content);
   new ResizeObserver(follow).observe(scroller);
 
-  return { jumpButton, follow, stick, settle, place, keep };
+  return { jumpButton, follow, stick, settle, place, keep, leave };
 }

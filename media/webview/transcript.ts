@@ -4,17 +4,20 @@
 // frame: the DOM changes at most once per frame, however many messages a frame brings (a
 // long answer may take several frames: its view says so).
 // The answer of a turn is announced to screen readers once, when the turn ends; links
-// open through the host (VS Code asks before opening an untrusted domain).
+// open through the host (transcriptClicks.ts). Of a long conversation the panel holds the end and
+// what the reader scrolled to (earlierPages.ts, pageWindow.ts); Find in Conversation's choice is
+// brought in page by page when it is older (show()).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
 import { AnswerAnnouncer } from './answerAnnouncer';
-import { copyCode } from './codeCopy';
 import { el } from './dom';
 import { EarlierPages } from './earlierPages';
 import { dropFirstGroup, heldGroups } from './heldGroups';
 import { FrameFlush } from './frameFlush';
 import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
 import { TypingPause } from './typingPause';
+import { listenForClicks } from './transcriptClicks';
 import { markLate } from './lateLabel';
+import { showEntry } from './showEntry';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
 /**
@@ -70,6 +73,8 @@ export class TranscriptView {
   /** The newest view: a streaming one is complete once another entry follows it. */
   private last: EntryView | undefined;
   private busy = false;
+  /** An entry Find in Conversation chose, until the pages before the first one held bring it (show()). */
+  private seeking: { id: string; query: string; shown: () => void } | undefined;
   /** A turn ended: its answer is announced once the DOM holds all of it (the last appends flushed). */
   private announcePending = false;
   /** Reads each finished answer to screen readers, once. */
@@ -81,12 +86,7 @@ export class TranscriptView {
     /** Called after the DOM changed (auto-scroll, empty state). */
     private readonly onChange: () => void,
   ) {
-    // Copy buttons and links come from markdown HTML, so one delegated listener serves them all.
-    root.addEventListener('click', (event) => {
-      copyCode(event);
-      this.openLink(event);
-    });
-    root.addEventListener('auxclick', (event) => this.openLink(event));
+    listenForClicks(root, (m) => ctx.post(m));
     // Hidden with text still to show: the frame that was asked for will not come.
     document.addEventListener('visibilitychange', () => {
       if (this.dirty.size > 0 || this.incoming.length > 0) this.flushes.schedule();
@@ -103,7 +103,8 @@ export class TranscriptView {
       root.parentElement ?? root,
       { first: () => this.firstId, held: () => heldGroups(root, this.views.size), dropFirstGroup: () => this.dropFirstGroup() },
       (m) => ctx.post(m),
-      () => !this.busy && !this.keys.typing,
+      // While seeking, the pages it asks for stay: no group goes.
+      () => !this.busy && !this.keys.typing && !this.seeking,
     );
     this.announcer = new AnswerAnnouncer(root);
   }
@@ -137,6 +138,7 @@ export class TranscriptView {
     this.views.clear();
     this.nestedIn.clear();
     this.letGo.clear();
+    this.seeking = undefined;
     this.last = undefined;
     this.announcePending = false;
     this.root.replaceChildren();
@@ -159,6 +161,17 @@ export class TranscriptView {
   prepend(before: string, entries: TranscriptEntry[], earlier: number): void {
     if (!this.earlier.wants(before)) return; // a snapshot came after it was asked for
     this.later(() => this.applyPrepend(before, entries, earlier));
+  }
+
+  /**
+   * Shows entry `id` with `query` marked in it (showEntry.ts), after the pages before the first
+   * one held bring it; then `shown` (the view is no longer at the end).
+   */
+  show(id: string, query: string, shown: () => void): void {
+    this.later(() => {
+      this.seeking = { id, query, shown };
+      this.seek();
+    });
   }
 
   /** `before`: a new entry goes before that entry (a stopped turn's late update), not at the end. */
@@ -246,6 +259,19 @@ export class TranscriptView {
     this.firstId = entries[0]?.id ?? this.firstId;
     if (scroller) scroller.scrollTop = scroller.scrollHeight - fromEnd;
     this.earlier.set(earlier);
+    this.seek();
+  }
+
+  /** The entry sought is held: shown. Else the page before is asked for, unless there is none (it is not in this conversation). */
+  private seek(): void {
+    if (!this.seeking) return;
+    const { id, query, shown } = this.seeking;
+    const el = (this.views.get(id) ?? this.nestedIn.get(id))?.el;
+    if (el) {
+      this.seeking = undefined;
+      showEntry(el, query);
+      shown();
+    } else if (!this.earlier.askNow()) this.seeking = undefined;
   }
 
   private applyAppend(id: string, text: string): void {
@@ -396,18 +422,5 @@ export class TranscriptView {
       this.flushes.schedule(); // a long answer goes on next frame
     else if (this.announcePending) this.announceOnce();
     this.onChange();
-  }
-
-  /**
-   * Links in agent text open through the host (`openLink`, checked there, then VS Code's
-   * openExternal, which asks about untrusted domains), never by the webview itself.
-   */
-  private openLink(event: MouseEvent): void {
-    if (event.type === 'auxclick' && event.button !== 1) return;
-    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-    if (!link || !this.root.contains(link)) return;
-    event.preventDefault();
-    event.stopPropagation(); // VS Code's own handler (on the window) would open it unasked
-    this.ctx.post({ type: 'openLink', href: link.getAttribute('href') ?? '' });
   }
 }

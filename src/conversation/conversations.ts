@@ -121,6 +121,11 @@ export class Conversations implements vscode.Disposable {
     return this.panels.has(conversation.key);
   }
 
+  /** The conversation's panel (tab or view), if it has one now. */
+  panelOf(conversation: FolderConversation): PanelHost<FolderConversation> | undefined {
+    return this.panels.get(conversation.key);
+  }
+
   /**
    * Tells the user about `session`'s conversation (answers.ts: there while it is in sight, else a
    * notification too); with no session (no folder open), a notification.

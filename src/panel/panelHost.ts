@@ -175,6 +175,22 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
     if (this.ready) this.post({ type: 'focusInput' });
   }
 
+  /** Find in Conversation's choice: posted once this document is ready (after its snapshot, if it gets one). */
+  private toShow: { id: string; query: string } | undefined;
+
+  /** Shows entry `id` in the panel, `query` marked in it (the webview brings its page in if it must). */
+  showEntry(id: string, query: string): void {
+    this.surface.reveal(false);
+    this.toShow = { id, query };
+    this.postShow();
+  }
+
+  private postShow(): void {
+    if (!this.ready || !this.toShow) return;
+    this.post({ type: 'showEntry', ...this.toShow });
+    this.toShow = undefined;
+  }
+
   private setTitle(): void {
     this.surface.setTitle(panelTitle(this.conversation));
   }
@@ -207,6 +223,7 @@ export class PanelHost<C extends PanelConversation = PanelConversation> implemen
         const keepPlace = m.first !== undefined ? ({ keepPlace: true } as const) : {};
         if (!current || input || carried) this.post(this.snapshot({ input, carried, ...keepPlace }));
         this.sentFirst();
+        this.postShow();
         return;
       }
       case 'earlier': {

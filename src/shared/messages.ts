@@ -299,6 +299,11 @@ export type HostToWebview =
   | ({ type: 'restoreInput' } & GivenBack)
   /** Move focus to the input box. */
   | { type: 'focusInput' }
+  /**
+   * Find in Conversation chose entry `id`: the panel brings its page in if it must, scrolls it into
+   * view and marks the first match of `query` in it (conversation/findInConversation.ts).
+   */
+  | { type: 'showEntry'; id: string; query: string }
   /** The answer to `searchFiles` with the same `requestId`. */
   | { type: 'fileMatches'; requestId: number; files: FileMatch[] }
   /**

@@ -177,7 +177,10 @@ export async function runLongSmoke({ server, extensionDevelopmentPath = repo, ti
       });
       const deadline = Date.now() + 20_000;
       let held = await count(frame);
-      while (held > HOLD && Date.now() < deadline) (await page.waitForTimeout(200), (held = await count(frame)));
+      while (held > HOLD && Date.now() < deadline) {
+        await page.waitForTimeout(200);
+        held = await count(frame);
+      }
       if (held > HOLD) throw new Error(`back at the end after 20 s, the panel still holds ${held} entries`);
       const fromEnd = await frame.evaluate(() => {
         const s = document.querySelector('main.scroller');
@@ -186,6 +189,62 @@ export async function runLongSmoke({ server, extensionDevelopmentPath = repo, ti
       await frame.locator('.entry.agent', { hasText: 'Slow line 3.' }).waitFor({ timeout: timeoutMs });
       log(`holding ${held} of ${entries} entries, ${fromEnd.toFixed(0)} px from the end`);
       if (fromEnd > 24) throw new Error(`${fromEnd} px from the end after the oldest groups went`);
+    });
+
+    // Sabotage (transcript.ts seek() not asking for the page before when the entry is not held):
+    // "Find in Conversation chose Question 3, and after 20 s the panel had not shown it (its first
+    // question held: 249)".
+    // Sabotage (main.ts not telling the scroller the reader left the end, autoScroll.leave()): "1
+    // listed; "Question 3:" marked …, OUT OF VIEW": the panel still followed its end and went back there.
+    await step('Find in Conversation: an old prompt found, brought in page by page, shown with its match marked', async () => {
+      // The search button in the panel's title, as a person would find it.
+      await page.locator('.editor-actions .action-label[aria-label^="Find in Conversation"]').first().click();
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Find in Conversation' }).waitFor({ timeout: timeoutMs });
+      await page.locator('.quick-input-widget .quick-input-box input').fill('question 3:', { timeout: 10_000 });
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      await rows.filter({ hasText: 'Question 3: what does part 3 do?' }).waitFor({ timeout: timeoutMs });
+      const listed = await rows.count();
+      await page.screenshot({ path: join(resultsDir, 'long-find-pick.png') });
+      await page.keyboard.press('Enter');
+      const shown = await frame.evaluate(
+        () =>
+          new Promise((done) => {
+            const started = performance.now();
+            const tick = () => {
+              const range = window.CSS.highlights.get('reins-found')?.values().next().value;
+              if (range) {
+                const s = document.querySelector('main.scroller').getBoundingClientRect();
+                const r = range.getBoundingClientRect();
+                const entry = range.startContainer.parentElement.closest('.entry');
+                return done({
+                  text: range.toString(),
+                  inView: r.top >= s.top && r.bottom <= s.bottom,
+                  entry: entry?.textContent.slice(0, 40),
+                  ms: performance.now() - started,
+                });
+              }
+              if (performance.now() - started > 20_000) {
+                const first = Number(/Question (\d+):/.exec(document.querySelector('#transcript .entry.user')?.textContent ?? '')?.[1] ?? -1);
+                return done({ failed: `after 20 s the panel had not shown it (its first question held: ${first})` });
+              }
+              window.requestAnimationFrame(tick);
+            };
+            tick();
+          }),
+      );
+      await page.screenshot({ path: join(resultsDir, 'long-find.png') });
+      if (shown.failed) throw new Error(`Find in Conversation chose Question 3, and ${shown.failed}`);
+      log(`${listed} listed; "${shown.text}" marked in "${shown.entry}", ${shown.inView ? 'in view' : 'OUT OF VIEW'}, ${shown.ms.toFixed(0)} ms after Enter`);
+      if (shown.text.toLowerCase() !== 'question 3:') throw new Error(`marked "${shown.text}", not the text looked for`);
+      if (!shown.inView) throw new Error('the match marked is not in view');
+      if (listed !== 1) throw new Error(`${listed} rows listed for "question 3:", want 1`);
+      await page.waitForTimeout(500);
+      const still = await frame.evaluate(() => {
+        const s = document.querySelector('main.scroller');
+        const r = window.CSS.highlights.get('reins-found')?.values().next().value?.getBoundingClientRect();
+        return r ? r.top >= s.getBoundingClientRect().top && r.bottom <= s.getBoundingClientRect().bottom : false;
+      });
+      if (!still) throw new Error('half a second later the match was no longer in view (the panel went back to its end?)');
     });
 
     await step('scrolled to the top again: every entry once and in order', wholeAtTheTop);

@@ -48,8 +48,14 @@ describe('the page window (what idle time does)', () => {
         const step = idleStep(held);
         if (step === 'none') break;
         steps.push(step);
-        if (step === 'fetch') (groups.unshift(50, 10), (entries += 60), (left -= 60));
-        else ((entries -= groups.shift()!), (left += 50));
+        if (step === 'fetch') {
+          groups.unshift(50, 10);
+          entries += 60;
+          left -= 60;
+        } else {
+          entries -= groups.shift()!;
+          left += 50;
+        }
       }
       assert.ok(steps.length <= 4, `${steps.length} steps from ${start}: ${steps.join(', ')}`);
       assert.ok(entries >= Math.min(B, start + 1_000) || left === 0, `from ${start}: ends holding ${entries}`);
