@@ -12,6 +12,17 @@ import { idleStep, type Held } from './pageWindow';
 const NEAR_TOP_SCREENS = 2;
 /** While a turn runs or the user types, idle time is theirs: asked again this much later. */
 const BUSY_RETRY_MS = 1_000;
+/**
+ * While the reader scrolls, idle time is theirs too (the idle periods between a fling's frames):
+ * a group let go or a page drawn then would cost a frame of the fling. Until this long after the
+ * last scroll event.
+ */
+const SCROLL_PAUSE_MS = 1_000;
+/**
+ * A scroll event this soon after the panel moved the view itself (a page or a group above the
+ * reader, their place kept) is that move's, not the reader's: it comes with the next frame.
+ */
+const OWN_SCROLL_MS = 200;
 
 /** The transcript's side: what it holds, and letting its oldest group go. */
 export interface HeldPage {
@@ -30,6 +41,9 @@ export class EarlierPages {
   private asked: string | undefined;
   private idle: number | undefined;
   private retry: ReturnType<typeof setTimeout> | undefined;
+  /** The reader's last scroll event, and the panel's own last move of the view. */
+  private lastScroll = 0;
+  private ownScroll = 0;
 
   constructor(
     private readonly scroller: HTMLElement,
@@ -39,7 +53,16 @@ export class EarlierPages {
     private readonly quiet: () => boolean,
   ) {
     // Near the top: the page before, now. Elsewhere the reader may have left the oldest groups far behind.
-    scroller.addEventListener('scroll', () => (this.nearTop() ? this.ask() : this.schedule()), { passive: true });
+    scroller.addEventListener(
+      'scroll',
+      () => {
+        const now = performance.now();
+        if (now - this.ownScroll > OWN_SCROLL_MS) this.lastScroll = now;
+        if (this.nearTop()) this.ask();
+        else this.schedule();
+      },
+      { passive: true },
+    );
   }
 
   get remaining(): number {
@@ -49,6 +72,7 @@ export class EarlierPages {
   /** A snapshot or a page arrived: `left` entries are still before the first one held. */
   set(left: number): void {
     this.left = left;
+    this.ownScroll = performance.now(); // the reader's place kept (or a snapshot settled)
     this.asked = undefined;
     this.schedule();
     // Once laid out and scrolled (a snapshot is settled after it is applied): a reader at the top
@@ -81,7 +105,8 @@ export class EarlierPages {
     if (this.idle !== undefined || this.retry !== undefined) return;
     this.idle = window.requestIdleCallback(() => {
       this.idle = undefined;
-      if (this.quiet()) this.step();
+      const scrolling = performance.now() - this.lastScroll < SCROLL_PAUSE_MS;
+      if (this.quiet() && !scrolling) this.step();
       else this.retry = setTimeout(() => ((this.retry = undefined), this.schedule()), BUSY_RETRY_MS);
     });
   }
@@ -92,6 +117,7 @@ export class EarlierPages {
     if (step === 'fetch') this.ask();
     if (step !== 'drop') return;
     this.left += this.page.dropFirstGroup();
+    this.ownScroll = performance.now();
     this.asked = undefined; // a page asked for before the old first entry is moot (transcript.ts drops it)
     const first = this.page.first();
     if (first !== undefined) this.post({ type: 'dropped', first });

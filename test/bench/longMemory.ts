@@ -18,6 +18,7 @@ import type { SessionNotification } from '@agentclientprotocol/sdk';
 import { AgentRuntime, defaultRuntimeSettings } from '../../src/runtime/agentRuntime';
 import { EntryFiles } from '../../src/runtime/entryFiles';
 import { Transcript } from '../../src/runtime/transcript';
+import { searchTranscript } from '../../src/runtime/transcriptSearch';
 import { silentLogger } from '../../src/util/logger';
 import { agentJs } from './agents';
 import { gc, hasGc, MB, record } from './harness';
@@ -54,8 +55,37 @@ interface Sample {
   y: number;
 }
 
-/** One replay of the session's `turns` into a transcript (its entries on disk with `spill`): the heap at turn ends of the second half. */
-async function replay(dir: string, file: string, session: WrittenSession, spill: boolean): Promise<{ samples: Sample[]; every: number; seconds: number }> {
+/** Find in Conversation's search over the whole replayed transcript: ms per search, the median of SEARCHES. */
+interface SearchCost {
+  ms: number;
+  entries: number;
+}
+const SEARCHES = 7;
+/** Found nowhere: every entry read and looked in (the search's worst case). */
+const NOWHERE = 'zq-not-in-the-session';
+
+function searchCost(transcript: Transcript): SearchCost {
+  const times: number[] = [];
+  for (let i = 0; i < SEARCHES; i++) {
+    const t0 = performance.now();
+    const found = searchTranscript(transcript, NOWHERE, 200);
+    times.push(performance.now() - t0);
+    if (found.length > 0) throw new Error(`"${NOWHERE}" found in the session`);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(SEARCHES / 2)]!, entries: transcript.length };
+}
+
+/**
+ * One replay of the session's `turns` into a transcript (its entries on disk with `spill`): the
+ * heap at turn ends of the second half, and then what a search of all of it costs.
+ */
+async function replay(
+  dir: string,
+  file: string,
+  session: WrittenSession,
+  spill: boolean,
+): Promise<{ samples: Sample[]; every: number; seconds: number; search: SearchCost }> {
   const turns = session.turns;
   const mbPerTurn = session.chars / turns / MB;
   const every = Math.max(1, Math.round(turns / 2 / SAMPLES));
@@ -85,15 +115,17 @@ async function replay(dir: string, file: string, session: WrittenSession, spill:
     samples.push({ x: turn * mbPerTurn, y: process.memoryUsage().heapUsed / MB });
   });
   const started = Date.now();
+  let search: SearchCost | undefined;
   try {
     await rt.start();
+    search = searchCost(transcript); // before the entry files go
   } finally {
     await rt.shutdown('deactivate', 500);
     entryFiles?.dispose();
   }
   if (updates !== session.updates || samples.length < 3) throw new Error(`${updates} of ${session.updates} updates received, ${samples.length} samples`);
   if (transcript.length === 0) throw new Error('nothing in the transcript');
-  return { samples, every, seconds: (Date.now() - started) / 1000 };
+  return { samples, every, seconds: (Date.now() - started) / 1000, search: search! };
 }
 
 const heaps = (samples: Sample[]) => samples.map((s) => `${s.y.toFixed(1)} at ${s.x.toFixed(1)}`).join(', ');
@@ -132,6 +164,14 @@ export async function benchLongMemory(turns: number): Promise<void> {
       target: `within ±${MAX_MB_PER_MB} MB/MB`,
       pass: Math.abs(reins) <= MAX_MB_PER_MB,
       note: `${session.updates} updates, ${(session.chars / MB).toFixed(1)} MB of session, ${spilled.seconds.toFixed(0)} s a replay; one small object kept per update would show as about ${((UPDATES_PER_TURN * 100 * turns) / session.chars).toFixed(2)} MB/MB`,
+    });
+    record({
+      name: 'long: Find in Conversation, one search of the whole session',
+      reins: `${spilled.search.ms.toFixed(1)} ms (median of ${SEARCHES}) for ${spilled.search.entries} entries, settled ones read from disk, text found nowhere`,
+      baseline: `the transcript kept whole in memory: ${whole.search.ms.toFixed(1)} ms`,
+      ratio: spilled.search.ms / whole.search.ms,
+      target: 'info',
+      pass: undefined,
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

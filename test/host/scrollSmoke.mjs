@@ -3,7 +3,8 @@
 // the real panel, where entries out of sight are not rendered (content-visibility, their height
 // an estimate until first shown: media/styles/transcript.css). A scripted agent plays a few
 // hundred turns; the panel must follow the end while they come, open at the end when it is
-// opened again (every entry in one snapshot), keep the user's place while an answer streams
+// opened again (its newest page; media/webview/pageWindow.ts), bring every older page in as the
+// reader goes to the top, keep the user's place while an answer streams
 // below it (with "Scroll to latest" offered), follow again from that button, and follow again
 // once the user scrolls back down to the end; a snapshot drawn before highlight.js arrived gets its
 // code blocks highlighted; a replay's late snapshot (keepPlace) leaves the reader at their place,
@@ -187,7 +188,7 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
       await runCommand(page, 'Reins: Open Agent Panel', timeoutMs);
       frame = await findWebviewFrame(page, '#prompt-input', timeoutMs);
       await recordScrolls();
-      await frame.waitForFunction((n) => document.querySelectorAll('#transcript .entry-group > .entry').length >= n, entries, { timeout: timeoutMs });
+      await frame.locator('.entry.agent', { hasText: `Answer ${TURNS - 1}:` }).waitFor({ timeout: timeoutMs });
       await atEndFor(frame, 60, 'after opening');
       // The snapshot is drawn before highlight.js, the webview's second bundle, arrives after the
       // first paint: its code blocks are drawn plain, then highlighted (media/webview/highlight.ts).
@@ -200,6 +201,21 @@ export async function runScrollSmoke({ server, extensionDevelopmentPath = repo, 
         .then(() => true)
         .catch(() => false);
       if (!highlighted) throw new Error(`the newest answer's code block is not highlighted: ${await frame.evaluate(`${newest}?.outerHTML.slice(0, 120)`)}`);
+    });
+
+    // The steps below want the whole conversation in the panel: a reader at the top holds it.
+    await step('scrolled to the top: the older pages come until the panel holds every entry', async () => {
+      const held = () => frame.evaluate(() => document.querySelectorAll('#transcript .entry-group > .entry').length);
+      const first = await held();
+      const deadline = Date.now() + timeoutMs;
+      let n = first;
+      while (n < entries) {
+        if (Date.now() > deadline) throw new Error(`${n} of ${entries} entries held ${timeoutMs / 1000} s after going to the top`);
+        await frame.evaluate(() => (document.querySelector('main.scroller').scrollTop = 0));
+        await page.waitForTimeout(100);
+        n = await held();
+      }
+      log(`opened holding ${first} of ${entries} entries; all of them at the top`);
     });
 
     // Sabotage (2 December), transcript.ts without rewarm() on a change of width, this printed:
