@@ -125,7 +125,7 @@ async function replay(
   }
   if (updates !== session.updates || samples.length < 3) throw new Error(`${updates} of ${session.updates} updates received, ${samples.length} samples`);
   if (transcript.length === 0) throw new Error('nothing in the transcript');
-  return { samples, every, seconds: (Date.now() - started) / 1000, search: search! };
+  return { samples, every, seconds: (Date.now() - started) / 1000, search };
 }
 
 const heaps = (samples: Sample[]) => samples.map((s) => `${s.y.toFixed(1)} at ${s.x.toFixed(1)}`).join(', ');
