@@ -69,6 +69,11 @@ export class EarlierPages {
     return this.left;
   }
 
+  /** The reader scrolled in the last SCROLL_PAUSE_MS: idle work waits (groupWarmer.ts too). */
+  get scrolling(): boolean {
+    return performance.now() - this.lastScroll < SCROLL_PAUSE_MS;
+  }
+
   /** A snapshot or a page arrived: `left` entries are still before the first one held. */
   set(left: number): void {
     this.left = left;
@@ -105,8 +110,7 @@ export class EarlierPages {
     if (this.idle !== undefined || this.retry !== undefined) return;
     this.idle = window.requestIdleCallback(() => {
       this.idle = undefined;
-      const scrolling = performance.now() - this.lastScroll < SCROLL_PAUSE_MS;
-      if (this.quiet() && !scrolling) this.step();
+      if (this.quiet() && !this.scrolling) this.step();
       else this.retry = setTimeout(() => ((this.retry = undefined), this.schedule()), BUSY_RETRY_MS);
     });
   }

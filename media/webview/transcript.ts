@@ -9,29 +9,25 @@
 // brought in page by page when it is older (show()).
 import type { TranscriptEntry, TurnPhase } from '../../src/shared/messages';
 import { AnswerAnnouncer } from './answerAnnouncer';
-import { el } from './dom';
 import { EarlierPages } from './earlierPages';
-import { dropFirstGroup, heldGroups } from './heldGroups';
+import { dropFirstGroup, heldGroups, lastGroup, rewarm } from './transcriptGroups';
 import { FrameFlush } from './frameFlush';
 import { GroupWarmer, unfit, warmGroup } from './groupWarmer';
 import { TypingPause } from './typingPause';
 import { listenForClicks } from './transcriptClicks';
 import { markLate } from './lateLabel';
+import { PageDraw } from './pageDraw';
 import { showEntry } from './showEntry';
 import { createEntryView, type EntryView, type RenderContext } from './render/index';
 
-/**
- * Entries per group in `#transcript`. A group out of sight is skipped by the browser as one
- * (content-visibility, media/styles/transcript.css): on each of thousands of entries, the browser
- * checked every one of them in every frame, and a long transcript scrolled worse than without.
- */
-const GROUP_SIZE = 50;
 /**
  * A snapshot's entries are drawn whole before its first paint, as far as this goes (newest
  * first: the reader is at the end); a long answer drawn a budget a frame showed its start and
  * grew below the reader for frames after. The page is small (transcriptPages.ts FIRST_PAGE_CHARS).
  */
 const SNAPSHOT_DRAW_MS = 50;
+/** A page of older entries is drawn this long a frame (applyPrepend), the rest in the frames after. */
+const PAGE_DRAW_MS = 8;
 
 export class TranscriptView {
   /** One view per entry id, in the transcript's order (announce() reads it so). */
@@ -58,13 +54,17 @@ export class TranscriptView {
     undefined,
     () => this.keys.lastKey,
   );
-  /** Closed groups, readied in idle time (groupWarmer.ts says why). */
+  /**
+   * Closed groups, readied in idle time (groupWarmer.ts says why), not while the user types or
+   * scrolls: a group readied between a fling's frames (pages drawn as it reached the top) held it
+   * for up to 130 ms.
+   */
   private readonly warmer = new GroupWarmer(
     warmGroup,
     undefined,
     undefined,
     () => this.busy,
-    () => this.keys.typing,
+    () => this.keys.typing || this.earlier.scrolling,
   );
   /** What the host posted since the last frame, in order. */
   private readonly incoming: (() => void)[] = [];
@@ -73,6 +73,8 @@ export class TranscriptView {
   /** The newest view: a streaming one is complete once another entry follows it. */
   private last: EntryView | undefined;
   private busy = false;
+  /** The page being drawn (applyPrepend): its entries, how far it got, and where its groups go. */
+  private prepending: PageDraw | undefined;
   /** An entry Find in Conversation chose, until the pages before the first one held bring it (show()). */
   private seeking: { id: string; query: string; shown: () => void } | undefined;
   /** A turn ended: its answer is announced once the DOM holds all of it (the last appends flushed). */
@@ -96,15 +98,15 @@ export class TranscriptView {
     new ResizeObserver(([e]) => {
       const w = e?.contentRect.width;
       if (w === undefined || w === width) return;
-      if (width !== undefined) this.rewarm();
+      if (width !== undefined) rewarm(this.root, (g) => this.warmer.add(g));
       width = w;
     }).observe(root);
     this.earlier = new EarlierPages(
       root.parentElement ?? root,
       { first: () => this.firstId, held: () => heldGroups(root, this.views.size), dropFirstGroup: () => this.dropFirstGroup() },
       (m) => ctx.post(m),
-      // While seeking, the pages it asks for stay: no group goes.
-      () => !this.busy && !this.keys.typing && !this.seeking,
+      // While seeking, the pages it asks for stay: no group goes; nor while a page is drawn.
+      () => !this.busy && !this.keys.typing && !this.seeking && !this.prepending,
     );
     this.announcer = new AnswerAnnouncer(root);
   }
@@ -139,6 +141,7 @@ export class TranscriptView {
     this.nestedIn.clear();
     this.letGo.clear();
     this.seeking = undefined;
+    this.prepending = undefined;
     this.last = undefined;
     this.announcePending = false;
     this.root.replaceChildren();
@@ -230,35 +233,46 @@ export class TranscriptView {
 
   /**
    * Older entries go above the first group, in groups of their own, where the user is not: the
-   * place the user reads stays where it is on screen (its distance from the end is kept).
+   * place the user reads stays where it is on screen (its distance from the end is kept). A page
+   * is drawn PAGE_DRAW_MS a frame, oldest entry first, each right above the entries held before
+   * it: drawn in one frame, a page of 60 held a fling that reached the top for 150 ms.
    */
   private applyPrepend(before: string, entries: TranscriptEntry[], earlier: number): void {
-    if (this.firstId !== before) return;
+    if (this.firstId !== before || this.prepending) return;
+    this.prepending = new PageDraw(entries, earlier, this.root, this.root.firstElementChild);
+    this.firstId = entries[0]?.id ?? this.firstId;
+    this.prependSome();
+  }
+
+  /** One frame's part of the page being drawn; the rest goes on next frame, then the page is done. */
+  private prependSome(): void {
+    const job = this.prepending;
+    if (!job) return; // a snapshot replaced the transcript meanwhile
+    const until = performance.now() + PAGE_DRAW_MS;
     const scroller = this.root.parentElement;
     const fromEnd = scroller ? scroller.scrollHeight - scroller.scrollTop : 0;
-    const first = this.root.firstElementChild;
-    const newer = [...this.views];
-    this.views = new Map();
-    let group: HTMLElement | undefined;
-    for (const entry of entries) {
-      this.letGo.delete(entry.id);
-      if (entry.kind === 'permission' && this.nest(entry, true)) continue;
-      const view = createEntryView(entry, this.ctx);
-      markLate(view.el, entry);
-      this.views.set(entry.id, view);
-      if (!group || group.childElementCount >= GROUP_SIZE) {
-        group = el('div', 'entry-group');
-        this.root.insertBefore(group, first);
-        this.warmer.add(group);
-      }
-      group.append(view.el);
-      view.complete?.(); // an older entry is whole
-      if (view.flush) this.markDirty(view);
-    }
-    for (const [id, view] of newer) this.views.set(id, view);
-    this.firstId = entries[0]?.id ?? this.firstId;
+    job.drawSome(
+      until,
+      (entry) => {
+        this.letGo.delete(entry.id);
+        if (entry.kind === 'permission' && this.nest(entry, true)) return undefined;
+        const view = createEntryView(entry, this.ctx);
+        markLate(view.el, entry);
+        this.views.set(entry.id, view);
+        view.complete?.(); // an older entry is whole
+        if (view.flush) this.markDirty(view);
+        return view.el;
+      },
+      (group) => this.warmer.add(group),
+    );
     if (scroller) scroller.scrollTop = scroller.scrollHeight - fromEnd;
-    this.earlier.set(earlier);
+    if (!job.done) return this.later(() => this.prependSome());
+    // Done: the page's views first in the map, as in the transcript (they went in at its end).
+    this.prepending = undefined;
+    const page = new Map(job.ids.map((id) => [id, this.views.get(id)!]));
+    for (const [id, view] of this.views) if (!page.has(id)) page.set(id, view);
+    this.views = page;
+    this.earlier.set(job.earlier);
     this.seek();
   }
 
@@ -345,7 +359,7 @@ export class TranscriptView {
     const view = createEntryView(entry, this.ctx);
     markLate(view.el, entry);
     this.views.set(entry.id, view);
-    this.lastGroup().append(view.el);
+    lastGroup(this.root, (g) => this.warmer.add(g)).append(view.el);
     if ((entry.kind === 'permission' || entry.kind === 'elicitation') && !initial && entry.resolved === undefined && !this.ctx.isTyping?.()) view.focus?.();
     this.last = view;
     if (view.flush) this.markDirty(view);
@@ -370,21 +384,6 @@ export class TranscriptView {
    */
   private unfitChanged(view: EntryView): void {
     if (view.el.parentElement !== this.root.lastElementChild) unfit(view.el);
-  }
-
-  private rewarm(): void {
-    unfit(this.root);
-    for (const group of this.root.children) if (group !== this.root.lastElementChild) this.warmer.add(group as HTMLElement);
-  }
-
-  /** The group new entries go into: the last one, or a new one once it holds GROUP_SIZE. */
-  private lastGroup(): HTMLElement {
-    const last = this.root.lastElementChild;
-    if (last instanceof HTMLElement && last.childElementCount < GROUP_SIZE) return last;
-    if (last instanceof HTMLElement) this.warmer.add(last);
-    const group = el('div', 'entry-group');
-    this.root.append(group);
-    return group;
   }
 
   private completeLast(): void {

@@ -1,7 +1,33 @@
-// The transcript's groups as pageWindow.ts's rule sees them (read in idle time: `far` lays the
-// page out, which idle time may), and letting the oldest one go.
+// The transcript's groups: the one new entries go into, readied again at another width, as
+// pageWindow.ts's rule sees them (read in idle time: `far` lays the page out, which idle time
+// may), and letting the oldest one go.
+import { el } from './dom';
+import { unfit } from './groupWarmer';
 import { FAR_SCREENS, type Held } from './pageWindow';
 import type { EntryView } from './render/index';
+
+/**
+ * Entries per group in `#transcript`. A group out of sight is skipped by the browser as one
+ * (content-visibility, media/styles/transcript.css): on each of thousands of entries, the browser
+ * checked every one of them in every frame, and a long transcript scrolled worse than without.
+ */
+export const GROUP_SIZE = 50;
+
+/** The group new entries go into: the last one, or a new one once it holds GROUP_SIZE (the full one goes to `ready`). */
+export function lastGroup(root: HTMLElement, ready: (group: HTMLElement) => void): HTMLElement {
+  const last = root.lastElementChild;
+  if (last instanceof HTMLElement && last.childElementCount < GROUP_SIZE) return last;
+  if (last instanceof HTMLElement) ready(last);
+  const group = el('div', 'entry-group');
+  root.append(group);
+  return group;
+}
+
+/** Another width: nothing is known to fit any more, and every closed group goes to `ready` again (groupWarmer.ts). */
+export function rewarm(root: HTMLElement, ready: (group: HTMLElement) => void): void {
+  unfit(root);
+  for (const group of root.children) if (group !== root.lastElementChild) ready(group as HTMLElement);
+}
 
 /** Requests still waiting for the user: their group never goes (the answer must stay reachable). */
 const WAITING = '.entry.permission:not(.answered), .entry.elicitation:not(.answered)';
