@@ -5,9 +5,8 @@
 // (src/panel/transcriptSender.ts dropped()), and a page brings it back.
 import * as assert from 'node:assert/strict';
 import { FAR_SCREENS, IDLE_HOLD_ENTRIES, idleStep, type Held, type IdleStep } from '../../media/webview/pageWindow';
-import { TranscriptSender } from '../../src/panel/transcriptSender';
-import { Transcript } from '../../src/runtime/transcript';
-import type { HostToWebview, PanelStatus } from '../../src/shared/messages';
+import type { Transcript } from '../../src/runtime/transcript';
+import { senderHarness } from '../support/senderHarness';
 
 const B = IDLE_HOLD_ENTRIES;
 const group = (entries: number, far = true, inUse = false): Held['firstGroup'] => ({ entries, far, inUse });
@@ -68,18 +67,11 @@ describe('the page window (what idle time does)', () => {
 });
 
 describe('the host after the webview let entries go', () => {
-  const status = { agentName: 'scripted' } as PanelStatus;
-  function setUp(n: number): { t: Transcript; posted: HostToWebview[]; sender: TranscriptSender } {
-    const t = new Transcript();
-    const posted: HostToWebview[] = [];
-    const sender = new TranscriptSender(
-      t,
-      (m) => posted.push(m),
-      () => status,
-    );
-    t.onOp((op) => sender.onOp(op));
-    for (let i = 0; i < n; i++) t.apply({ sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: `c${i}`, title: `Read ${i}`, status: 'pending' } });
-    return { t, posted, sender };
+  function setUp(n: number): ReturnType<typeof senderHarness> {
+    const harness = senderHarness();
+    for (let i = 0; i < n; i++)
+      harness.t.apply({ sessionId: 's', update: { sessionUpdate: 'tool_call', toolCallId: `c${i}`, title: `Read ${i}`, status: 'pending' } });
+    return harness;
   }
   const update = (t: Transcript, i: number): void =>
     t.apply({ sessionId: 's', update: { sessionUpdate: 'tool_call_update', toolCallId: `c${i}`, status: 'completed' } });

@@ -3,26 +3,12 @@
 // a replay, each op goes out as before.
 import * as assert from 'node:assert/strict';
 import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
-import { TranscriptSender } from '../../src/panel/transcriptSender';
-import { Transcript } from '../../src/runtime/transcript';
-import type { HostToWebview, PanelStatus } from '../../src/shared/messages';
+import type { Transcript } from '../../src/runtime/transcript';
+import { senderHarness } from '../support/senderHarness';
 
 const u = (update: SessionUpdate): SessionNotification => ({ sessionId: 's', update });
-const status = { agentName: 'scripted' } as PanelStatus;
-
 /** A transcript and what its sender posts, wired as the panel host wires them. */
-function setUp(): { t: Transcript; posted: HostToWebview[]; sender: TranscriptSender } {
-  const t = new Transcript();
-  const posted: HostToWebview[] = [];
-  const sender = new TranscriptSender(
-    t,
-    (m) => posted.push(m),
-    () => status,
-  );
-  t.onOp((op) => sender.onOp(op));
-  t.onReplay((on) => (on ? sender.replayStarted() : sender.replayEnded()));
-  return { t, posted, sender };
-}
+const setUp = senderHarness;
 
 /** One turn of a recorded session, as a replay sends it: the prompt, a tool call, the answer in chunks. */
 function replayTurn(t: Transcript, i: number): void {
