@@ -56,8 +56,8 @@ export class TranscriptView {
   );
   /**
    * Closed groups, readied in idle time (groupWarmer.ts says why), not while the user types or
-   * scrolls: a group readied between a fling's frames (pages drawn as it reached the top) held it
-   * for up to 130 ms.
+   * scrolls: a group takes 17–48 ms to ready, and the pages a reader scrolls up into bring new
+   * groups while the scrolling goes on.
    */
   private readonly warmer = new GroupWarmer(
     warmGroup,
@@ -234,8 +234,10 @@ export class TranscriptView {
   /**
    * Older entries go above the first group, in groups of their own, where the user is not: the
    * place the user reads stays where it is on screen (its distance from the end is kept). A page
-   * is drawn PAGE_DRAW_MS a frame, oldest entry first, each right above the entries held before
-   * it: drawn in one frame, a page of 60 held a fling that reached the top for 150 ms.
+   * is drawn PAGE_DRAW_MS a frame, oldest entry first, right above the entries held before it, so
+   * that a reader scrolling up into it (the page window brings pages as they near the top) is not
+   * held for a whole page of 60 at once. In the webview:scroll bench its gain did not stand out
+   * from the runs' spread (BENCHMARKS.md).
    */
   private applyPrepend(before: string, entries: TranscriptEntry[], earlier: number): void {
     if (this.firstId !== before || this.prepending) return;
