@@ -105,6 +105,11 @@ function pick(conversation: FolderConversation, initial: string): Promise<{ foun
   }
   return new Promise((resolve) => {
     input.onDidAccept(() => {
+      // Enter before the pause ended: the list is of what was typed before; searched now, chosen next.
+      if (input.busy) {
+        clearTimeout(timer);
+        return search();
+      }
       const item = input.selectedItems[0];
       if (!item) return;
       // Listed before a new session or a load replaced the conversation: searched again, left open.
