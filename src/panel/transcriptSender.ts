@@ -53,7 +53,12 @@ export class TranscriptSender {
     return { type: 'earlier', before, entries: this.transcript.slice(from, end), earlier: from };
   }
 
-  /** The webview let go of the entries before `first`: their ops are no longer posted (they come again in pages). */
+  /**
+   * The webview let go of the entries before `first`: their ops are no longer posted (they come
+   * again in pages). Only ever forward: a `dropped` of a document a snapshot has since replaced
+   * names an entry the webview held 120 and more from the end, before the snapshot's first page
+   * (20 at most), or one no longer in the transcript; either way nothing changes.
+   */
   dropped(first: string): void {
     const index = this.transcript.indexOf(first);
     if (index > this.pages.from) this.pages.shownFrom(index);
