@@ -77,7 +77,7 @@ export class EarlierPages {
   /** A snapshot or a page arrived: `left` entries are still before the first one held. */
   set(left: number): void {
     this.left = left;
-    this.ownScroll = performance.now(); // the reader's place kept (or a snapshot settled)
+    this.ownScroll = performance.now(); // a snapshot is settled as it is applied
     this.asked = undefined;
     this.schedule();
     // Once laid out and scrolled (a snapshot is settled after it is applied): a reader at the top
@@ -95,6 +95,18 @@ export class EarlierPages {
     if (this.left === 0) return false;
     this.ask();
     return true;
+  }
+
+  /**
+   * Runs `change` (entries added or let go above the reader) keeping the reader's place: their
+   * distance from the end. The scroll that keeps it is the panel's own move, not the reader's.
+   */
+  keepPlace<T>(change: () => T): T {
+    const fromEnd = this.scroller.scrollHeight - this.scroller.scrollTop;
+    const result = change();
+    this.scroller.scrollTop = this.scroller.scrollHeight - fromEnd;
+    this.ownScroll = performance.now();
+    return result;
   }
 
   /** Whether the answer to the request for the page before `before` is still wanted. */
@@ -120,8 +132,7 @@ export class EarlierPages {
     const step = idleStep({ ...this.page.held(), left: this.left });
     if (step === 'fetch') this.ask();
     if (step !== 'drop') return;
-    this.left += this.page.dropFirstGroup();
-    this.ownScroll = performance.now();
+    this.left += this.keepPlace(() => this.page.dropFirstGroup());
     this.asked = undefined; // a page asked for before the old first entry is moot (transcript.ts drops it)
     const first = this.page.first();
     if (first !== undefined) this.post({ type: 'dropped', first });

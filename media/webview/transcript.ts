@@ -251,23 +251,22 @@ export class TranscriptView {
     const job = this.prepending;
     if (!job) return; // a snapshot replaced the transcript meanwhile
     const until = performance.now() + PAGE_DRAW_MS;
-    const scroller = this.root.parentElement;
-    const fromEnd = scroller ? scroller.scrollHeight - scroller.scrollTop : 0;
-    job.drawSome(
-      until,
-      (entry) => {
-        this.letGo.delete(entry.id);
-        if (entry.kind === 'permission' && this.nest(entry, true)) return undefined;
-        const view = createEntryView(entry, this.ctx);
-        markLate(view.el, entry);
-        this.views.set(entry.id, view);
-        view.complete?.(); // an older entry is whole
-        if (view.flush) this.markDirty(view);
-        return view.el;
-      },
-      (group) => this.warmer.add(group),
+    this.earlier.keepPlace(() =>
+      job.drawSome(
+        until,
+        (entry) => {
+          this.letGo.delete(entry.id);
+          if (entry.kind === 'permission' && this.nest(entry, true)) return undefined;
+          const view = createEntryView(entry, this.ctx);
+          markLate(view.el, entry);
+          this.views.set(entry.id, view);
+          view.complete?.(); // an older entry is whole
+          if (view.flush) this.markDirty(view);
+          return view.el;
+        },
+        (group) => this.warmer.add(group),
+      ),
     );
-    if (scroller) scroller.scrollTop = scroller.scrollHeight - fromEnd;
     if (!job.done) return this.later(() => this.prependSome());
     // Done: the page's views first in the map, as in the transcript (they went in at its end).
     this.prepending = undefined;

@@ -32,10 +32,16 @@ export function rewarm(root: HTMLElement, ready: (group: HTMLElement) => void): 
 /** Requests still waiting for the user: their group never goes (the answer must stay reachable). */
 const WAITING = '.entry.permission:not(.answered), .entry.elicitation:not(.answered)';
 
+/** The oldest group, unless it is the last (the one new entries go into, which never goes). */
+function oldestClosed(root: HTMLElement): HTMLElement | undefined {
+  const group = root.firstElementChild;
+  return group instanceof HTMLElement && group !== root.lastElementChild ? group : undefined;
+}
+
 /** `root`: #transcript, its children the groups; `entries`: how many views the transcript has. */
 export function heldGroups(root: HTMLElement, entries: number): Omit<Held, 'left'> {
-  const group = root.firstElementChild;
-  if (!(group instanceof HTMLElement) || group === root.lastElementChild) return { entries };
+  const group = oldestClosed(root);
+  if (!group) return { entries };
   const scroller = root.parentElement ?? root;
   const selection = document.getSelection();
   const inUse =
@@ -64,12 +70,12 @@ export interface Gone {
 
 /**
  * Lets the oldest group go: its entries' views and the requests shown in its cards out of the
- * transcript's maps, the group out of the document. The reader, far below, stays where they
- * are on screen (their distance from the end is kept, as a page that comes in above keeps it).
+ * transcript's maps, the group out of the document. The caller keeps the reader's place
+ * (earlierPages.ts keepPlace, as for a page that comes in above).
  */
 export function dropFirstGroup(root: HTMLElement, views: Map<string, EntryView>, nestedIn: Map<string, EntryView>): Gone {
-  const group = root.firstElementChild;
-  if (!(group instanceof HTMLElement) || group === root.lastElementChild) return { ids: [], views: [], first: undefined };
+  const group = oldestClosed(root);
+  if (!group) return { ids: [], views: [], first: undefined };
   const ids = idsIn(group);
   const gone: EntryView[] = [];
   for (const id of ids) {
@@ -82,10 +88,7 @@ export function dropFirstGroup(root: HTMLElement, views: Map<string, EntryView>,
     nestedIn.delete(id);
     ids.push(id);
   }
-  const scroller = root.parentElement;
-  const fromEnd = scroller ? scroller.scrollHeight - scroller.scrollTop : 0;
   group.remove();
-  if (scroller) scroller.scrollTop = scroller.scrollHeight - fromEnd;
   const first = root.firstElementChild?.firstElementChild;
   return { ids, views: gone, first: first instanceof HTMLElement ? first.dataset.id : undefined };
 }

@@ -8,9 +8,9 @@
 // at the end, idle time lets the oldest groups go again (media/webview/pageWindow.ts), the reader
 // staying at the end, and scrolled to the top once more the panel holds every entry once again.
 //
-// Sabotage (transcript.ts's applyPrepend without setting scrollTop back from the end): the
-// place-keeping step still passed ("the entry read moved -0.5 px"): for a reader below the top,
-// the browser's scroll anchoring (on while not following, scroll.ts) keeps the place by itself.
+// Sabotage (transcript.ts's applyPrepend without setting scrollTop back from the end; that line
+// is earlierPages.ts keepPlace now): the place-keeping step still passed ("the entry read moved
+// -0.5 px"): for a reader below the top, the browser's scroll anchoring (on while not following, scroll.ts) keeps the place by itself.
 // The explicit line is for a reader at scrollTop 0, where Chromium does not anchor; this smoke
 // does not check that case yet.
 //
@@ -167,7 +167,8 @@ export async function runLongSmoke({ server, extensionDevelopmentPath = repo, ti
       if (!copied.includes('Answer 0: Part 0') || !copied.includes(`Answer ${TURNS - 1}:`)) throw new Error(`Select All misses the first or the last answer`);
     });
 
-    // Sabotage (heldGroups.ts dropFirstGroup without setting scrollTop back from the end): the step
+    // Sabotage (the group let go without setting scrollTop back from the end, then in
+    // heldGroups.ts dropFirstGroup, now earlierPages.ts keepPlace): the step
     // still passed ("905 → 697 entries held; the entry read moved 0.5 px"): for a reader who is not
     // following the end, the browser's scroll anchoring keeps the place by itself (scroll.ts turns
     // it on then). The explicit line is for a browser without it; this step guards the outcome.
