@@ -3,6 +3,8 @@
 // takes the user's selection nor the keyboard), until the user next clicks in the panel or presses
 // Escape there, or another entry is shown.
 
+import { findIn, needleOf } from '../../src/shared/findText';
+
 /** The highlight's name (media/styles/transcript.css styles `::highlight(reins-found)`). */
 const FOUND = 'reins-found';
 /** The entry's class for a moment: where the eye should go, when nothing of it matched (markdown rendered away). */
@@ -11,7 +13,7 @@ const FLASH_MS = 1_500;
 
 /** Where `query` first occurs (case ignored) in the text under `root`, as a range; undefined if nowhere. */
 function firstMatch(root: Node, query: string): Range | undefined {
-  const needle = query.trim().toLowerCase();
+  const needle = needleOf(query);
   if (!needle) return undefined;
   const nodes: Text[] = [];
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -23,7 +25,7 @@ function firstMatch(root: Node, query: string): Range | undefined {
     starts.push(text.length);
     text += node.data;
   }
-  const at = text.toLowerCase().indexOf(needle);
+  const at = findIn(text, needle);
   if (at < 0) return undefined;
   const place = (offset: number): [Text, number] => {
     let i = starts.length - 1;

@@ -3,6 +3,7 @@
 // (media/webview/pageWindow.ts), so VS Code's Find in the panel reaches only that; this searches
 // the transcript itself, settled entries on disk included, a chunk at a time, newest first.
 // Pure: no `vscode`.
+import { findIn, needleOf } from '../shared/findText';
 import type { TranscriptEntry } from '../shared/messages';
 
 /** One entry that holds the text looked for. */
@@ -65,7 +66,7 @@ export function searchTranscript(
   query: string,
   limit: number,
 ): Found[] {
-  const needle = query.trim().toLowerCase();
+  const needle = needleOf(query);
   const found: Found[] = [];
   if (!needle) return found;
   let prompts = 0;
@@ -75,7 +76,7 @@ export function searchTranscript(
     for (let i = chunk.length - 1; i >= 0 && found.length < limit; i--) {
       const entry = chunk[i]!;
       const text = entryText(entry);
-      const at = text.toLowerCase().indexOf(needle);
+      const at = findIn(text, needle);
       if (at >= 0) found.push({ id: entry.id, kind: entry.kind, index: from + i, promptsAfter: prompts, ...snippetAround(text, at, needle.length) });
       if (entry.kind === 'user') prompts++;
     }
